@@ -1,0 +1,92 @@
+/**
+ * The one interface every wire format implements. A provider turns a
+ * `ProviderRequest` (agent messages, tools, options) into its HTTP request,
+ * streams the body through our SSE/NDJSON parser, and yields `ProviderEvent`s.
+ * Providers never see queues, sessions or RPC frames.
+ */
+import type { AgentMessage, StopReason, Usage } from "../agent/messages.ts";
+
+export type ApiName = "openai-chat" | "openai-responses" | "anthropic" | "ollama" | "google";
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+export interface ModelCost {
+  /** $ per million tokens */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A model as the config declares it; also the `Model` object Pi hosts read. */
+export interface Model {
+  id: string;
+  name: string;
+  api: ApiName;
+  provider: string;
+  baseUrl: string;
+  reasoning: boolean;
+  input: ("text" | "image")[];
+  contextWindow: number;
+  maxTokens: number;
+  cost: ModelCost;
+}
+
+/** Connection details that never leave the process (not in events, sessions or exports). */
+export interface ProviderAuth {
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object */
+  parameters: Record<string, unknown>;
+}
+
+export interface ProviderRequest {
+  model: Model;
+  auth: ProviderAuth;
+  systemPrompt: string;
+  messages: AgentMessage[];
+  tools: ToolSpec[];
+  thinkingLevel: ThinkingLevel;
+  /** stall guard: fail when the body sends nothing for this long */
+  idleTimeoutMs: number;
+}
+
+/**
+ * The internal stream. Blocks are identified by `index` (position in the final
+ * assistant content array). A provider may interleave deltas of several blocks;
+ * the agent loop serialises them into start/delta/end for the host.
+ */
+export type ProviderEvent =
+  | { type: "text_delta"; index: number; delta: string }
+  | { type: "text_signature"; index: number; signature: string }
+  | { type: "thinking_delta"; index: number; delta: string }
+  | { type: "thinking_signature"; index: number; signature: string; redacted?: boolean }
+  | { type: "toolcall_start"; index: number; id: string; name: string }
+  | { type: "toolcall_delta"; index: number; delta: string }
+  /** a provider that sends whole arguments objects (ollama, google) */
+  | { type: "toolcall_args"; index: number; arguments: Record<string, unknown>; thoughtSignature?: string }
+  | { type: "usage"; usage: Partial<Omit<Usage, "cost" | "totalTokens">> }
+  | { type: "stop"; reason: Exclude<StopReason, "error" | "aborted"> }
+  | { type: "error"; error: ProviderError };
+
+export interface ProviderError {
+  message: string;
+  /** HTTP status when the request itself failed */
+  status?: number;
+  /** seconds, from a retry-after header */
+  retryAfterSeconds?: number;
+  /** 429, 5xx, overloaded, network: worth an automatic retry */
+  retryable: boolean;
+  /** the prompt is too long for the model's context */
+  contextOverflow?: boolean;
+}
+
+export interface Provider {
+  readonly api: ApiName;
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}

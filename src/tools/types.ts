@@ -1,0 +1,44 @@
+/**
+ * A tool touches the world and reports back. It never knows about RPC frames:
+ * it gets its arguments (already validated against `parameters` by the caller),
+ * a context, an abort signal and an `onUpdate` for streamed partial results.
+ */
+import type { ImageContent, TextContent } from "../agent/messages.ts";
+
+export interface ToolResult {
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError?: boolean;
+}
+
+/** Asked when a bash command matches a flagged rule; resolves true to run it. */
+export type PermissionAsker = (request: { toolName: string; command: string }, signal: AbortSignal) => Promise<boolean>;
+
+export interface ToolContext {
+  /** the session cwd; relative paths resolve against it */
+  cwd: string;
+  signal: AbortSignal;
+  /** replaces the partial result shown to the host (accumulated, not appended) */
+  onUpdate: (partial: ToolResult) => void;
+  /** present when a permission flow exists (rpc modes) */
+  askPermission?: PermissionAsker;
+  /** true under rpc-ui: bash runs without a PTY, `ask` exists */
+  hasUI: boolean;
+}
+
+export interface Tool {
+  name: string;
+  label?: string;
+  description: string;
+  /** JSON Schema of the arguments object */
+  parameters: Record<string, unknown>;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool failure the model should see as an error result, with a message it can act on. */
+export class ToolError extends Error {
+  constructor(message: string, readonly details?: unknown) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
