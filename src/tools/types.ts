@@ -26,6 +26,11 @@ export interface ToolContext {
   hasUI: boolean;
 }
 
+/**
+ * `execute` receives the raw arguments object the model sent; each tool parses it
+ * with its own zod schema (and `parameters` is generated from that schema), so a
+ * bad argument becomes a ToolError naming the field and the value.
+ */
 export interface Tool {
   name: string;
   label?: string;
