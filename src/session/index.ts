@@ -1,0 +1,18 @@
+/** Session persistence and export: what the agent and the RPC handlers import. */
+export { buildContext, type SessionContext } from "./context.ts";
+export type {
+  BranchSummaryEntry,
+  CompactionEntry,
+  EntryInput,
+  LabelEntry,
+  MessageEntry,
+  ModelChangeEntry,
+  SessionEntry,
+  SessionHeader,
+  SessionInfoEntry,
+  ThinkingLevelChangeEntry,
+} from "./entries.ts";
+export { exportHtml, writeExport, type ExportInput, type ExportOptions } from "./export-html.ts";
+export { findSessionById, listSessions, sessionDirFor, type SessionListing } from "./paths.ts";
+export { makeRedactor, REDACTED, type Redactor } from "./redact.ts";
+export { SessionStore, type CreateOptions, type OpenedSession } from "./store.ts";
