@@ -1,0 +1,50 @@
+/**
+ * One way to build a tool: a zod schema is the single source of truth for both
+ * the JSON Schema the model sees and the check of the arguments it sends back.
+ */
+import { z } from "zod";
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import { ToolError } from "./types.ts";
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  label?: string;
+  description: string;
+  schema: S;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
+  const { $schema: _, ...parameters } = z.toJSONSchema(spec.schema) as Record<string, unknown>;
+  return {
+    name: spec.name,
+    label: spec.label ?? spec.name,
+    description: spec.description,
+    parameters,
+    async execute(args, ctx) {
+      return spec.run(parseArgs(spec.name, spec.schema, args), ctx);
+    },
+  };
+}
+
+/** Turns a zod failure into one sentence per bad field, e.g. `read: offset: Too small: expected number to be >=1 (got 0)`. */
+export function parseArgs<S extends z.ZodType>(toolName: string, schema: S, args: unknown): z.infer<S> {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "arguments";
+    return `${field}: ${issue.message}${describeInput(args, issue.path)}`;
+  });
+  throw new ToolError(`${toolName}: invalid arguments: ${problems.join("; ")}`);
+}
+
+function describeInput(args: unknown, path: PropertyKey[]): string {
+  let value: unknown = args;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return "";
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  if (value === undefined) return "";
+  const shown = JSON.stringify(value) ?? String(value);
+  return ` (got ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown})`;
+}

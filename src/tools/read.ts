@@ -1,0 +1,64 @@
+/** `read`: a window of numbered lines from a text file, or an image as an attachment. */
+import { z } from "zod";
+import { defineTool } from "./define.ts";
+import { MAX_IMAGE_BYTES, sniffImageType } from "./images.ts";
+import { MAX_BYTES, MAX_LINES, SNIFF_BYTES, formatBytes, hasNulByte } from "./limits.ts";
+import { readLineWindow } from "./line-window.ts";
+import { resolvePath, statPath } from "./paths.ts";
+import { ToolError } from "./types.ts";
+
+const schema = z.object({
+  path: z.string().describe("Path to the file to read (relative to the cwd or absolute)"),
+  offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based)"),
+  limit: z.number().int().min(1).optional().describe(`Maximum number of lines to read (default ${MAX_LINES})`),
+});
+
+export const readTool = defineTool({
+  name: "read",
+  description:
+    `Read a file. Text comes back as numbered lines, at most ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB per call; ` +
+    "use offset/limit to page through larger files. Images (png, jpeg, gif, webp) come back as an attachment.",
+  schema,
+  async run(args, ctx) {
+    const path = resolvePath(ctx.cwd, args.path);
+    const info = await statPath("read", args.path, path);
+    if (info.isDirectory()) throw new ToolError(`read: ${args.path} is a directory; use ls to list it`);
+    const head = await Bun.file(path).slice(0, SNIFF_BYTES).bytes();
+    const imageType = sniffImageType(head);
+    if (imageType) {
+      if (info.size > MAX_IMAGE_BYTES) {
+        throw new ToolError(
+          `read: ${args.path} is a ${formatBytes(info.size)} image, over the 5 MiB attachment limit; use zoom to look at a region`,
+        );
+      }
+      const data = Buffer.from(await Bun.file(path).arrayBuffer()).toString("base64");
+      return {
+        content: [
+          { type: "text", text: `Read image ${args.path} [${imageType}, ${formatBytes(info.size)}]` },
+          { type: "image", data, mimeType: imageType },
+        ],
+      };
+    }
+    if (hasNulByte(head)) {
+      throw new ToolError(`read: ${args.path} is a binary file (${formatBytes(info.size)}); it cannot be shown as text`);
+    }
+    const offset = args.offset ?? 1;
+    const window = await readLineWindow(path, { offset, limit: args.limit ?? MAX_LINES, maxBytes: MAX_BYTES, signal: ctx.signal });
+    if (window.totalLines === 0) return { content: [{ type: "text", text: `${args.path} is empty` }] };
+    if (offset > window.totalLines) {
+      throw new ToolError(`read: offset ${offset} is beyond the end of ${args.path} (${window.totalLines} lines)`);
+    }
+    const lastShown = offset + window.lines.length - 1;
+    const width = String(lastShown).length;
+    const body = window.lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`).join("\n");
+    const more = window.totalLines - lastShown;
+    const note =
+      more > 0
+        ? `\n\n[Showing lines ${offset}-${lastShown} of ${window.totalLines}${window.cutByBytes ? ` (${MAX_BYTES / 1024} KB limit)` : ""}. Use offset=${lastShown + 1} to continue.]`
+        : "";
+    return {
+      content: [{ type: "text", text: body + note }],
+      details: { totalLines: window.totalLines, firstLine: offset, lastLine: lastShown },
+    };
+  },
+});
