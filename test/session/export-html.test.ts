@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentMessage } from "../../src/agent/messages.ts";
+import { exportHtml, writeExport } from "../../src/session/export-html.ts";
+import { assistant, toolCall, toolResult, user } from "./fixtures.ts";
+
+const SECRET = "corp-token-93f1c0de";
+const ANTHROPIC_KEY = "sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2";
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+function conversation(): AgentMessage[] {
+  const edit = toolCall("call_edit", "edit", { path: "src/a.ts", token: SECRET });
+  const bad = toolCall("call_bad", "read", { path: "missing.txt" });
+  return [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: `Use ${ANTHROPIC_KEY} and fix <b>this</b> & that` },
+        { type: "image", mimeType: "image/png", data: PNG },
+        { type: "image", mimeType: "image/png\"><script>", data: "x" },
+      ],
+      timestamp: 1,
+    },
+    assistant([
+      { type: "thinking", thinking: "considering the edit" },
+      { type: "text", text: "First paragraph.\n\nSecond paragraph." },
+      edit,
+      bad,
+    ]),
+    toolResult(edit, "Edited src/a.ts", { details: { diff: "-1 const a = 1;\n+1 const a = 2;\n 2 export { a };" } }),
+    toolResult(bad, "ENOENT: missing.txt", { isError: true }),
+    { role: "bashExecution", command: `curl -H 'x: ${SECRET}' host`, output: "boom", exitCode: 7, cancelled: false, truncated: true, timestamp: 2 },
+    { role: "compactionSummary", summary: "Earlier we set things up.", tokensBefore: 5000, timestamp: 3 },
+    assistant([{ type: "text", text: "partial" }], { stopReason: "error", errorMessage: "HTTP 529 overloaded" }),
+    user("thanks, abc is fine"),
+  ];
+}
+
+interface Block {
+  classes: string;
+  text: string;
+}
+
+interface Parsed {
+  sections: Block[];
+  toolNames: Block[];
+  diffLines: Block[];
+  images: string[];
+  details: number;
+}
+
+/** Collects each matched element's class and text (descendants included). */
+function collect(into: Block[]): HTMLRewriterTypes.HTMLRewriterElementContentHandlers {
+  return {
+    element(element) {
+      into.push({ classes: element.getAttribute("class") ?? "", text: "" });
+    },
+    text(chunk) {
+      const block = into.at(-1);
+      if (block) block.text += chunk.text;
+    },
+  };
+}
+
+/** Walks the page with Bun's HTMLRewriter, collecting what a reader would see. */
+async function parse(html: string): Promise<Parsed> {
+  const parsed: Parsed = { sections: [], toolNames: [], diffLines: [], images: [], details: 0 };
+  await new HTMLRewriter()
+    .on("section", collect(parsed.sections))
+    .on(".tool-name", collect(parsed.toolNames))
+    .on(".diff span", collect(parsed.diffLines))
+    .on("img", { element: (element) => void parsed.images.push(element.getAttribute("src") ?? "") })
+    .on("details", { element: () => void parsed.details++ })
+    .transform(new Response(html))
+    .text();
+  return parsed;
+}
+
+describe("exportHtml", () => {
+  const html = exportHtml(
+    { messages: conversation(), sessionId: "sess-1", name: "Fixing <things>", cwd: "/work/app", model: { provider: "anthropic", modelId: "claude-test" } },
+    { secrets: [SECRET, "abc"] },
+  );
+
+  test("renders every message in order with its kind", async () => {
+    const { sections } = await parse(html);
+    expect(sections.map((section) => section.classes)).toEqual([
+      "message user",
+      "message assistant",
+      "message tool-result",
+      "message tool-result error",
+      "message bash error",
+      "message summary",
+      "message assistant error",
+      "message user",
+    ]);
+    expect(sections[0].text).toContain("fix &lt;b&gt;this&lt;/b&gt; &amp; that");
+    expect(sections[1].text).toContain("Second paragraph.");
+    expect(sections[3].text).toContain("ENOENT: missing.txt");
+    expect(sections[4].text).toContain("exit code 7 · output truncated");
+    expect(sections[5].text).toContain("5000 tokens before");
+    expect(sections[6].text).toContain("HTTP 529 overloaded");
+    expect(html).toContain("<p>First paragraph.</p><p>Second paragraph.</p>");
+  });
+
+  test("shows thinking collapsed, tool calls with their arguments, images inline and diffs coloured", async () => {
+    const parsed = await parse(html);
+    expect(parsed.details).toBe(1);
+    expect(html).not.toMatch(/<details[^>]*open/);
+    expect(parsed.toolNames.map((block) => block.text)).toEqual(["edit", "read"]);
+    expect(html).toContain("&quot;path&quot;: &quot;src/a.ts&quot;");
+    expect(parsed.images).toEqual([`data:image/png;base64,${PNG}`]);
+    expect(html).toContain("[image omitted: not valid base64 image data]");
+    expect(parsed.diffLines).toEqual([
+      { classes: "del", text: "-1 const a = 1;" },
+      { classes: "add", text: "+1 const a = 2;" },
+      { classes: "ctx", text: " 2 export { a };" },
+    ]);
+  });
+
+  test("redacts given secrets and key shapes everywhere and escapes all text", () => {
+    expect(html).not.toContain(SECRET);
+    expect(html).not.toContain(ANTHROPIC_KEY);
+    expect(html).not.toContain("sk-ant-");
+    expect(html.match(/\[redacted\]/g)?.length).toBe(3);
+    expect(html).toContain("thanks, abc is fine");
+    expect(html).toContain("<title>Fixing &lt;things&gt;</title>");
+    expect(html).not.toContain("<script");
+  });
+
+  test("is self-contained: no scripts, stylesheets or remote assets", () => {
+    expect(html).toStartWith("<!DOCTYPE html>");
+    expect(html).not.toMatch(/<script|<link|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).toContain("prefers-color-scheme:dark");
+  });
+});
+
+describe("writeExport", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "nova-export-"));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("creates the parent folder and writes the page", async () => {
+    const path = join(dir, "nested", "deeper", "session.html");
+    await writeExport(path, "<!DOCTYPE html><p>x</p>");
+    expect(readFileSync(path, "utf8")).toBe("<!DOCTYPE html><p>x</p>");
+  });
+});
