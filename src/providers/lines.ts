@@ -1,0 +1,47 @@
+/**
+ * Splits a byte stream into text lines for the SSE and NDJSON parsers.
+ * A streaming TextDecoder keeps multi-byte characters intact across chunks;
+ * a line ends at `\r\n`, `\r` or `\n`, even when `\r` and `\n` arrive in
+ * different chunks. A line longer than one chunk is collected as parts and
+ * joined once, so long lines cost no repeated concatenation.
+ */
+
+const LINE_END = /\r\n|\r|\n/g;
+
+export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  const partial: string[] = [];
+  let skipLeadingLf = false;
+  const reader = body.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (skipLeadingLf && text.length > 0) {
+        if (text.charCodeAt(0) === 10) text = text.slice(1);
+        skipLeadingLf = false;
+      }
+      let start = 0;
+      LINE_END.lastIndex = 0;
+      for (let m = LINE_END.exec(text); m !== null; m = LINE_END.exec(text)) {
+        const piece = text.slice(start, m.index);
+        if (partial.length > 0) {
+          partial.push(piece);
+          yield partial.join("");
+          partial.length = 0;
+        } else {
+          yield piece;
+        }
+        start = LINE_END.lastIndex;
+        // a lone `\r` at the end may be the first half of `\r\n`
+        if (m[0] === "\r" && start === text.length) skipLeadingLf = true;
+      }
+      if (start < text.length) partial.push(text.slice(start));
+      if (done) break;
+    }
+    if (partial.length > 0) yield partial.join("");
+  } finally {
+    // the consumer may stop early: tell the server we want no more bytes
+    reader.cancel().catch(() => {});
+  }
+}
