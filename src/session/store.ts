@@ -37,6 +37,8 @@ export class SessionStore {
   #leafId: string | null = null;
   #name: string | undefined;
   #fd: number | undefined;
+  /** set until the header is on disk (a deferred store before its first entry) */
+  #unwritten: { dir: string } | undefined;
   /** set when the file's last line lacks its LF (a torn write was skipped) */
   #needsNewline = false;
 
@@ -45,14 +47,17 @@ export class SessionStore {
     this.path = path;
   }
 
-  /** Starts a new session file in `dir` (created if missing), named `<time>_<id>.jsonl`. */
-  static create(dir: string, options: CreateOptions): SessionStore {
+  /**
+   * Starts a new session file in `dir`, named `<time>_<id>.jsonl`. With
+   * `deferred`, nothing touches the disk until the first entry, so a host that
+   * spawns nova only to ask for its state leaves no empty session behind.
+   */
+  static create(dir: string, options: CreateOptions & { deferred?: boolean }): SessionStore {
     const header = newHeader(options);
     const path = join(dir, `${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`);
-    mkdirSync(dir, { recursive: true });
     const store = new SessionStore(header, path);
-    store.#fd = openSync(path, "ax");
-    store.#writeLine(JSON.stringify(header));
+    store.#unwritten = { dir };
+    if (!options.deferred) store.#materialize();
     return store;
   }
 
@@ -146,6 +151,19 @@ export class SessionStore {
     this.#fd = undefined;
   }
 
+  /** whether the file exists yet */
+  get written(): boolean {
+    return this.path !== undefined && this.#unwritten === undefined;
+  }
+
+  #materialize(): void {
+    const { dir } = this.#unwritten!;
+    this.#unwritten = undefined;
+    mkdirSync(dir, { recursive: true });
+    this.#fd = openSync(this.path!, "ax");
+    this.#writeLine(JSON.stringify(this.header));
+  }
+
   #add(entry: SessionEntry): void {
     this.#entries.push(entry);
     this.#byId.set(entry.id, entry);
@@ -160,6 +178,7 @@ export class SessionStore {
    */
   #writeLine(line: string): void {
     if (this.path === undefined) return;
+    if (this.#unwritten) this.#materialize();
     this.#fd ??= openSync(this.path, "a");
     const bytes = Buffer.from(this.#needsNewline ? `\n${line}\n` : `${line}\n`);
     // If a write throws part-way, the next line must not be glued to the torn one.

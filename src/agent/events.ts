@@ -1,0 +1,52 @@
+/**
+ * What the agent reports, in Pi's event shapes. The agent emits these to one
+ * sink; the rpc and acp layers translate them into their own frames.
+ */
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "./messages.ts";
+import type { ToolResult } from "../tools/types.ts";
+
+export type AssistantMessageEvent =
+  | { type: "start" }
+  | { type: "text_start"; contentIndex: number }
+  | { type: "text_delta"; contentIndex: number; delta: string }
+  | { type: "text_end"; contentIndex: number; content: string }
+  | { type: "thinking_start"; contentIndex: number }
+  | { type: "thinking_delta"; contentIndex: number; delta: string }
+  | { type: "thinking_end"; contentIndex: number; content: string }
+  | { type: "toolcall_start"; contentIndex: number; id: string; toolName: string }
+  | { type: "toolcall_delta"; contentIndex: number; delta: string }
+  | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall };
+
+export interface CompactionResult {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  tokensAfter?: number;
+}
+
+export type AgentEvent =
+  | { type: "agent_start" }
+  | { type: "agent_end"; messages: AgentMessage[] }
+  | { type: "agent_settled" }
+  | { type: "turn_start"; turnIndex: number }
+  | { type: "turn_end"; turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: "message_start"; message: AgentMessage }
+  | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }
+  | { type: "message_end"; message: AgentMessage }
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> | string }
+  | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: Record<string, unknown> | string; partialResult: ToolResult }
+  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean }
+  | { type: "permission_request"; requestId: number; toolName: string; command: string }
+  | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
+  | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+  | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
+  | { type: "auto_compaction_end"; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
+  | { type: "compaction_end"; reason: "manual" | "threshold" | "overflow"; before: number; after: number; result?: CompactionResult; aborted: boolean; errorMessage?: string };
+
+/** Where the agent's events go. `ready` lets a slow consumer hold the stream back. */
+export interface EventSink {
+  emit(event: AgentEvent): void;
+  /** resolves when the consumer can take more; undefined when it already can */
+  ready(): Promise<void> | undefined;
+}

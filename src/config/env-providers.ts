@@ -1,0 +1,115 @@
+/**
+ * Providers that exist without a config file: one per API key found in the
+ * environment, plus the built-in Ollama at $OLLAMA_HOST. Each key's provider
+ * comes with a few current models so that a prompt works out of the box.
+ */
+import type { ApiName, Model } from "../providers/types.ts";
+import type { ProviderEntry } from "./load.ts";
+
+interface Preset {
+  name: string;
+  api: ApiName;
+  keyVar: string;
+  baseUrlVar: string;
+  baseUrl: string;
+  models: [id: string, contextWindow: number, maxTokens: number, reasoning: boolean, image: boolean][];
+}
+
+const presets: Preset[] = [
+  {
+    name: "openai",
+    api: "openai-responses",
+    keyVar: "OPENAI_API_KEY",
+    baseUrlVar: "OPENAI_BASE_URL",
+    baseUrl: "https://api.openai.com/v1",
+    models: [
+      ["gpt-5", 400000, 128000, true, true],
+      ["gpt-5-mini", 400000, 128000, true, true],
+      ["gpt-4.1", 1047576, 32768, false, true],
+    ],
+  },
+  {
+    name: "anthropic",
+    api: "anthropic",
+    keyVar: "ANTHROPIC_API_KEY",
+    baseUrlVar: "ANTHROPIC_BASE_URL",
+    baseUrl: "https://api.anthropic.com/v1",
+    models: [
+      ["claude-sonnet-4-5", 200000, 64000, true, true],
+      ["claude-opus-4-1", 200000, 32000, true, true],
+      ["claude-haiku-4-5", 200000, 64000, true, true],
+    ],
+  },
+  {
+    name: "google",
+    api: "google",
+    keyVar: "GEMINI_API_KEY",
+    baseUrlVar: "GEMINI_BASE_URL",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    models: [
+      ["gemini-2.5-pro", 1048576, 65536, true, true],
+      ["gemini-2.5-flash", 1048576, 65536, true, true],
+    ],
+  },
+  {
+    name: "openrouter",
+    api: "openai-chat",
+    keyVar: "OPENROUTER_API_KEY",
+    baseUrlVar: "OPENROUTER_BASE_URL",
+    baseUrl: "https://openrouter.ai/api/v1",
+    models: [
+      ["anthropic/claude-sonnet-4.5", 200000, 64000, true, true],
+      ["openai/gpt-5", 400000, 128000, true, true],
+    ],
+  },
+];
+
+export function envProviders(env: Record<string, string | undefined>): ProviderEntry[] {
+  const out: ProviderEntry[] = [];
+  for (const preset of presets) {
+    const apiKey = env[preset.keyVar];
+    if (!apiKey) continue;
+    const baseUrl = (env[preset.baseUrlVar] || preset.baseUrl).replace(/\/+$/, "");
+    out.push({
+      name: preset.name,
+      api: preset.api,
+      baseUrl,
+      auth: { apiKey },
+      models: preset.models.map(([id, contextWindow, maxTokens, reasoning, image]) =>
+        model(preset, baseUrl, id, contextWindow, maxTokens, reasoning, image),
+      ),
+    });
+  }
+  const ollamaHost = (env.OLLAMA_HOST || "http://127.0.0.1:11434").replace(/\/+$/, "");
+  out.push({
+    name: "ollama",
+    api: "ollama",
+    baseUrl: /^https?:\/\//.test(ollamaHost) ? ollamaHost : `http://${ollamaHost}`,
+    auth: {},
+    models: [],
+  });
+  return out;
+}
+
+function model(
+  preset: Preset,
+  baseUrl: string,
+  id: string,
+  contextWindow: number,
+  maxTokens: number,
+  reasoning: boolean,
+  image: boolean,
+): Model {
+  return {
+    id,
+    name: id,
+    api: preset.api,
+    provider: preset.name,
+    baseUrl,
+    reasoning,
+    input: image ? ["text", "image"] : ["text"],
+    contextWindow,
+    maxTokens,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+}

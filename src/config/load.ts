@@ -1,0 +1,161 @@
+/**
+ * Reads the YAML config, substitutes ${ENV} references, validates it, and
+ * adds the providers implied by API keys in the environment. Errors name the
+ * file, the line and the field so a user can fix them without guessing.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { LineCounter, parseDocument, isScalar, type Document } from "yaml";
+import { describeIssue } from "../rpc/commands.ts";
+import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
+import { configSchema, type ConfigFile } from "./schema.ts";
+import { envProviders } from "./env-providers.ts";
+
+export class ConfigError extends Error {}
+
+export interface ProviderEntry {
+  name: string;
+  api: ApiName;
+  baseUrl: string;
+  auth: ProviderAuth;
+  models: Model[];
+}
+
+export interface Config {
+  novaHome: string;
+  /** the file read, if any */
+  file?: string;
+  defaultModel?: string;
+  defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
+  providers: ProviderEntry[];
+  permissions: ConfigFile["permissions"]["bash"];
+  compaction: ConfigFile["compaction"];
+  retry: ConfigFile["retry"];
+  stream: ConfigFile["stream"];
+  session: ConfigFile["session"];
+  agent: ConfigFile["agent"];
+  /** values that must never reach stdout, logs, sessions or exports */
+  secrets: string[];
+  warnings: string[];
+}
+
+export function novaHomeFrom(env: Record<string, string | undefined>): string {
+  return env.NOVA_HOME || join(env.HOME || homedir(), ".nova");
+}
+
+export function loadConfig(options: { configFile?: string; env: Record<string, string | undefined> }): Config {
+  const { env } = options;
+  const novaHome = novaHomeFrom(env);
+  const file = options.configFile ?? join(novaHome, "config.yml");
+  if (options.configFile && !existsSync(file)) throw new ConfigError(`${file}: config file not found`);
+  const warnings: string[] = [];
+  const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings) : {};
+  const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
+  if (!config.success) {
+    const issue = config.error.issues[0];
+    const line = raw.lineOf?.(issue.path);
+    throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue(issue)}`);
+  }
+  return build(config.data, { novaHome, file: raw.value ? file : undefined, env, warnings });
+}
+
+function parseYaml(
+  file: string,
+  text: string,
+  env: Record<string, string | undefined>,
+  warnings: string[],
+): { value?: unknown; lineOf?: (path: PropertyKey[]) => number | undefined } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    const line = lineCounter.linePos(error.pos[0]).line;
+    throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${error.message.split("\n")[0]}`);
+  }
+  substituteEnv(doc, env, warnings);
+  const lineOf = (path: PropertyKey[]) => {
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
+      if (node?.range) return lineCounter.linePos(node.range[0]).line;
+    }
+    return undefined;
+  };
+  return { value: doc.toJS(), lineOf };
+}
+
+const envRef = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Replaces ${VAR} in every string scalar; an unset variable becomes "" and a warning. */
+function substituteEnv(doc: Document, env: Record<string, string | undefined>, warnings: string[]): void {
+  const visit = (node: unknown, path: string) => {
+    if (isScalar(node)) {
+      if (typeof node.value === "string" && node.value.includes("${")) {
+        node.value = node.value.replace(envRef, (_, name: string) => {
+          if (env[name] === undefined) warnings.push(`${path}: environment variable ${name} is not set`);
+          return env[name] ?? "";
+        });
+      }
+      return;
+    }
+    const items = (node as { items?: unknown[] } | null)?.items;
+    if (!items) return;
+    items.forEach((item, i) => {
+      const pair = item as { key?: { value?: unknown }; value?: unknown };
+      if (pair && typeof pair === "object" && "key" in pair) visit(pair.value, path ? `${path}.${String(pair.key?.value)}` : String(pair.key?.value));
+      else visit(item, `${path}[${i}]`);
+    });
+  };
+  visit(doc.contents, "");
+}
+
+function build(
+  file: ConfigFile,
+  ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[] },
+): Config {
+  const providers: ProviderEntry[] = [];
+  const secrets: string[] = [];
+  for (const [name, p] of Object.entries(file.providers)) {
+    const apiKey = p.apiKey || undefined;
+    if (apiKey) secrets.push(apiKey);
+    for (const value of Object.values(p.headers ?? {})) if (value.length >= 8) secrets.push(value);
+    providers.push({
+      name,
+      api: p.api,
+      baseUrl: p.baseUrl.replace(/\/+$/, ""),
+      auth: { apiKey, headers: p.headers },
+      models: p.models.map((m) => ({
+        id: m.id,
+        name: m.name ?? m.id,
+        api: p.api,
+        provider: name,
+        baseUrl: p.baseUrl.replace(/\/+$/, ""),
+        reasoning: m.reasoning,
+        input: m.input,
+        contextWindow: m.contextWindow,
+        maxTokens: m.maxTokens,
+        cost: m.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      })),
+    });
+  }
+  for (const extra of envProviders(ctx.env)) {
+    if (providers.some((p) => p.name === extra.name)) continue;
+    if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
+    providers.push(extra);
+  }
+  return {
+    novaHome: ctx.novaHome,
+    file: ctx.file,
+    defaultModel: file.defaultModel,
+    defaultThinkingLevel: file.defaultThinkingLevel,
+    providers,
+    permissions: file.permissions.bash,
+    compaction: file.compaction,
+    retry: file.retry,
+    stream: file.stream,
+    session: file.session,
+    agent: file.agent,
+    secrets,
+    warnings: ctx.warnings,
+  };
+}

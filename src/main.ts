@@ -1,0 +1,95 @@
+#!/usr/bin/env bun
+/** nova: command line → config → one mode. */
+import { resolve } from "node:path";
+import { statSync } from "node:fs";
+import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
+import { versionLine } from "./cli/version.ts";
+import { ConfigError, loadConfig, type Config } from "./config/load.ts";
+import { claimStdout } from "./rpc/writer.ts";
+
+async function main(argv: string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`nova: ${error.message}\nRun 'nova --help' for usage.\n`);
+    return 2;
+  }
+  if (args.action === "version") return print(versionLine() + "\n");
+  if (args.action === "help") return print(helpText);
+  if (args.action === "print-schema") {
+    const { printSchema } = await import("./cli/schema.ts");
+    return print(printSchema());
+  }
+
+  let config: Config;
+  try {
+    config = loadConfig({ configFile: args.config, env: process.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`nova: ${error.message}\n`);
+    return 2;
+  }
+  for (const warning of config.warnings) process.stderr.write(`nova: warning: ${warning}\n`);
+
+  const cwd = resolve(args.cwd ?? process.cwd());
+  if (!isDirectory(cwd)) {
+    process.stderr.write(`nova: --cwd ${cwd} is not a directory\n`);
+    return 2;
+  }
+  const model = modelChoice(args);
+  if (model && !config.providers.some((p) => p.name === model.provider && p.models.some((m) => m.id === model.id))) {
+    process.stderr.write(`nova: Model not found: ${model.provider}/${model.id}\n`);
+    return 2;
+  }
+  if (args.mode === "acp") {
+    process.stderr.write("nova: --mode acp is not available in this build yet\n");
+    return 2;
+  }
+
+  const writer = claimStdout();
+  const { AgentSession } = await import("./agent/session.ts");
+  const { runRpcMode } = await import("./rpc/mode.ts");
+  const session = new AgentSession({
+    config,
+    cwd,
+    mode: args.mode,
+    model,
+    thinking: args.thinking,
+    sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
+    noSession: args.noSession,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt,
+  });
+  return runRpcMode(session, writer, { messageSnapshots: args.messageSnapshots });
+}
+
+function modelChoice(args: Args): { provider: string; id: string } | undefined {
+  if (!args.model) return undefined;
+  if (args.provider) return { provider: args.provider, id: args.model };
+  const slash = args.model.indexOf("/");
+  if (slash <= 0) return { provider: "", id: args.model };
+  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function print(text: string): number {
+  process.stdout.write(text);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`nova: fatal: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,199 @@
+/**
+ * zod schemas of every inbound frame: the single source of truth for what a
+ * host may send. Types are inferred from them and `--print-schema` is
+ * generated from them, so the docs, the validator and the code cannot drift.
+ */
+import { z } from "zod";
+
+const id = z.string().optional();
+
+function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ id, type: z.literal(type), ...shape });
+}
+
+export const imageSchema = z.object({
+  type: z.literal("image").optional(),
+  data: z.string(),
+  mimeType: z.string().optional(),
+  mime_type: z.string().optional(),
+});
+
+const images = z.array(imageSchema).optional();
+const queueMode = z.enum(["all", "one-at-a-time"]);
+export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+const todoStatus = z.enum(["pending", "in_progress", "completed", "abandoned"]);
+
+export const commandSchemas = {
+  // prompting
+  prompt: command("prompt", { message: z.string(), images, streamingBehavior: z.enum(["steer", "followUp"]).optional() }),
+  steer: command("steer", { message: z.string(), images }),
+  follow_up: command("follow_up", { message: z.string(), images }),
+  abort: command("abort", {}),
+  abort_and_prompt: command("abort_and_prompt", { message: z.string(), images }),
+  permission_response: command("permission_response", {
+    requestId: z.union([z.string(), z.number()]),
+    approved: z.boolean(),
+  }),
+  new_session: command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
+  clear_queue: command("clear_queue", {}),
+  // state
+  get_state: command("get_state", {}),
+  get_messages: command("get_messages", {}),
+  get_last_assistant_text: command("get_last_assistant_text", {}),
+  get_commands: command("get_commands", {}),
+  get_available_commands: command("get_available_commands", {}),
+  set_todos: command("set_todos", {
+    phases: z.array(
+      z.object({
+        name: z.string(),
+        tasks: z.array(z.object({ content: z.string(), status: todoStatus })),
+      }),
+    ),
+  }),
+  set_host_tools: command("set_host_tools", {
+    tools: z.array(
+      z.object({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
+        label: z.string().optional(),
+        description: z.string(),
+        parameters: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  }),
+  set_host_uri_schemes: command("set_host_uri_schemes", {
+    schemes: z.array(
+      z.object({
+        scheme: z.string().regex(/^[A-Za-z][A-Za-z0-9+.-]*$/, "must be a URL scheme such as \"db\""),
+        description: z.string().optional(),
+        writable: z.boolean().optional(),
+        immutable: z.boolean().optional(),
+      }),
+    ),
+  }),
+  set_subagent_subscription: command("set_subagent_subscription", { level: z.enum(["off", "progress", "events"]) }),
+  get_subagents: command("get_subagents", {}),
+  get_subagent_messages: command("get_subagent_messages", {
+    agentId: z.string().optional(),
+    sessionFile: z.string().optional(),
+    fromByte: z.number().int().nonnegative().optional(),
+  }),
+  // model and thinking
+  set_model: command("set_model", { provider: z.string(), modelId: z.string() }),
+  cycle_model: command("cycle_model", {}),
+  get_available_models: command("get_available_models", {}),
+  set_thinking_level: command("set_thinking_level", { level: z.enum(thinkingLevels) }),
+  cycle_thinking_level: command("cycle_thinking_level", {}),
+  get_available_thinking_levels: command("get_available_thinking_levels", {}),
+  // queues
+  set_steering_mode: command("set_steering_mode", { mode: queueMode }),
+  set_follow_up_mode: command("set_follow_up_mode", { mode: queueMode }),
+  set_interrupt_mode: command("set_interrupt_mode", { mode: z.enum(["immediate", "wait"]) }),
+  // compaction and retry
+  compact: command("compact", { customInstructions: z.string().optional() }),
+  set_auto_compaction: command("set_auto_compaction", { enabled: z.boolean() }),
+  set_auto_retry: command("set_auto_retry", { enabled: z.boolean() }),
+  abort_retry: command("abort_retry", {}),
+  // bash
+  bash: command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),
+  abort_bash: command("abort_bash", {}),
+  // session
+  get_session_stats: command("get_session_stats", {}),
+  export_html: command("export_html", { outputPath: z.string().optional() }),
+  switch_session: command("switch_session", { sessionId: z.string().optional(), sessionPath: z.string().optional() }),
+  branch: command("branch", { entryId: z.string() }),
+  fork: command("fork", { entryId: z.string() }),
+  get_branch_messages: command("get_branch_messages", {}),
+  get_fork_messages: command("get_fork_messages", {}),
+  set_session_name: command("set_session_name", { name: z.string() }),
+  handoff: command("handoff", { customInstructions: z.string().optional() }),
+  get_background_sessions: command("get_background_sessions", {}),
+  cancel_background_session: command("cancel_background_session", { sessionId: z.string() }),
+  // login
+  get_login_providers: command("get_login_providers", {}),
+  login: command("login", { providerId: z.string() }),
+};
+
+/** Frames that answer a request nova made; they get no response of their own. */
+export const replySchemas = {
+  extension_ui_response: z.object({
+    type: z.literal("extension_ui_response"),
+    id: z.string(),
+    value: z.unknown().optional(),
+    confirmed: z.boolean().optional(),
+    cancelled: z.boolean().optional(),
+    timedOut: z.boolean().optional(),
+  }),
+  host_tool_update: z.object({
+    type: z.literal("host_tool_update"),
+    id: z.string(),
+    partialResult: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
+  }),
+  host_tool_result: z.object({
+    type: z.literal("host_tool_result"),
+    id: z.string(),
+    result: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
+    isError: z.boolean().optional(),
+  }),
+  host_uri_result: z.object({
+    type: z.literal("host_uri_result"),
+    id: z.string(),
+    content: z.string().optional(),
+    contentType: z.string().optional(),
+    notes: z.array(z.string()).optional(),
+    immutable: z.boolean().optional(),
+    isError: z.boolean().optional(),
+    error: z.string().optional(),
+  }),
+};
+
+export type CommandType = keyof typeof commandSchemas;
+export type CommandOf<K extends CommandType> = z.infer<(typeof commandSchemas)[K]>;
+export type Command = { [K in CommandType]: CommandOf<K> }[CommandType];
+export type ReplyType = keyof typeof replySchemas;
+export type ReplyOf<K extends ReplyType> = z.infer<(typeof replySchemas)[K]>;
+export type ImageInput = z.infer<typeof imageSchema>;
+
+/** Long-running commands: dispatched without holding up the reading of later ones. */
+export const concurrentCommands: ReadonlySet<CommandType> = new Set([
+  "bash",
+  "compact",
+  "login",
+  "export_html",
+  "handoff",
+  "cancel_background_session",
+]);
+
+/** One sentence naming the field, what was expected and what arrived. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = formatPath(issue.path);
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case "invalid_type":
+      if (input === undefined) return `${path} is required`;
+      return `${path} must be ${article(issue.expected)}, got ${show(input)}`;
+    case "invalid_value":
+      return `${path} must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${show(input)}`;
+    case "invalid_union":
+      return `${path} has an unexpected shape, got ${show(input)}`;
+    default:
+      return `${path} ${issue.message}${input === undefined ? "" : `, got ${show(input)}`}`;
+  }
+}
+
+function formatPath(path: PropertyKey[]): string {
+  let out = "";
+  for (const key of path) out += typeof key === "number" ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out || "command";
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+export function show(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,5 @@
+import type { AgentSession } from "../../agent/session.ts";
+
+export interface HandlerContext {
+  session: AgentSession;
+}

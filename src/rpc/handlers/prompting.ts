@@ -1,0 +1,28 @@
+/** prompt, steer, follow_up, abort, abort_and_prompt, permission_response, clear_queue. */
+import type { CommandOf } from "../commands.ts";
+import type { HandlerContext } from "./context.ts";
+import type { ImageContent } from "../../agent/messages.ts";
+import { validateImages } from "../../tools/images.ts";
+
+/** Images are checked on arrival so a bad one rejects the command and nothing is queued. */
+function images(list: unknown[] | undefined): ImageContent[] {
+  if (!list || list.length === 0) return [];
+  const result = validateImages(list);
+  if (!result.ok) throw new Error(result.error);
+  return result.images;
+}
+
+export function promptingHandlers({ session }: HandlerContext) {
+  return {
+    prompt: (c: CommandOf<"prompt">) => {
+      session.prompt(c.message, images(c.images), c.streamingBehavior);
+    },
+    steer: (c: CommandOf<"steer">) => session.steer(c.message, images(c.images)),
+    follow_up: (c: CommandOf<"follow_up">) => session.followUpMessage(c.message, images(c.images)),
+    abort: () => session.abort(),
+    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => session.abortAndPrompt(c.message, images(c.images)),
+    permission_response: (c: CommandOf<"permission_response">) => session.answerPermission(c.requestId, c.approved),
+    clear_queue: () => session.clearQueues(),
+    abort_retry: () => session.abortRetry(),
+  };
+}
