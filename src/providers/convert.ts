@@ -1,0 +1,135 @@
+/**
+ * Conversions every wire format shares: the agent's context-only messages
+ * become user text, broken turns are dropped, every tool call gets a result,
+ * and images become text for models that cannot see.
+ */
+import type {
+  AgentMessage,
+  AssistantMessage,
+  BashExecutionMessage,
+  ImageContent,
+  TextContent,
+  ToolResultMessage,
+  UserMessage,
+} from "../agent/messages.ts";
+import type { Model, ProviderEvent } from "./types.ts";
+
+/** The payload of a `usage` event. */
+export type UsageUpdate = Extract<ProviderEvent, { type: "usage" }>["usage"];
+
+/** What reaches a provider: only these three roles. */
+export type WireMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+/**
+ * Prepares history for a request. Errored or aborted assistant turns are
+ * incomplete, so they are dropped with their tool results; a tool call left
+ * without a result (the turn was interrupted) gets an error result, because
+ * every provider rejects a dangling call.
+ */
+export function prepareMessages(messages: AgentMessage[], model: Model): WireMessage[] {
+  const out: WireMessage[] = [];
+  const dropped = new Set<string>();
+  let pending: { id: string; name: string }[] = [];
+  const closePending = () => {
+    for (const call of pending) out.push(missingResult(call.id, call.name));
+    pending = [];
+  };
+  for (const message of messages) {
+    if (message.role === "toolResult") {
+      if (dropped.has(message.toolCallId)) continue;
+      pending = pending.filter((call) => call.id !== message.toolCallId);
+      out.push(model.input.includes("image") ? message : { ...message, content: blindContent(message.content) });
+      continue;
+    }
+    closePending();
+    if (message.role === "assistant") {
+      const calls = message.content.flatMap((c) => (c.type === "toolCall" ? [{ id: c.id, name: c.name }] : []));
+      if (message.stopReason === "error" || message.stopReason === "aborted") {
+        for (const call of calls) dropped.add(call.id);
+        continue;
+      }
+      pending = calls;
+      out.push(message);
+    } else if (message.role === "user") {
+      const content = userBlocks(message);
+      out.push({ ...message, content: model.input.includes("image") ? content : blindContent(content) });
+    } else {
+      out.push({ role: "user", content: [{ type: "text", text: contextText(message) }], timestamp: message.timestamp });
+    }
+  }
+  closePending();
+  return out;
+}
+
+function missingResult(toolCallId: string, toolName: string): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName,
+    content: [{ type: "text", text: "No result provided: the tool call was interrupted." }],
+    isError: true,
+    timestamp: 0,
+  };
+}
+
+function blindContent(content: (TextContent | ImageContent)[]): (TextContent | ImageContent)[] {
+  return content.map((c) => (c.type === "image" ? { type: "text", text: "(image omitted: this model does not accept images)" } : c));
+}
+
+/** The user-visible text of a bash run, a compaction summary or a branch summary. */
+export function contextText(message: Exclude<AgentMessage, WireMessage>): string {
+  switch (message.role) {
+    case "bashExecution":
+      return bashText(message);
+    case "compactionSummary":
+      return `The conversation history before this point was compacted into the following summary:\n\n<summary>\n${message.summary}\n</summary>`;
+    case "branchSummary":
+      return `The following is a summary of a branch that this conversation came back from:\n\n<summary>\n${message.summary}\n</summary>`;
+  }
+}
+
+function bashText(message: BashExecutionMessage): string {
+  let text = `Ran \`${message.command}\`\n\`\`\`\n${message.output}\n\`\`\``;
+  if (message.cancelled) text += "\n\n(command cancelled)";
+  else if (message.exitCode !== undefined && message.exitCode !== 0) text += `\n\nCommand exited with code ${message.exitCode}`;
+  if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
+  return text;
+}
+
+/** User content as blocks (a plain string becomes one text block). */
+export function userBlocks(message: UserMessage): (TextContent | ImageContent)[] {
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+}
+
+export function images(content: (TextContent | ImageContent)[]): ImageContent[] {
+  return content.filter((c): c is ImageContent => c.type === "image");
+}
+
+/** The text of some content blocks joined by newlines; images are skipped. */
+export function joinText(content: (TextContent | ImageContent)[]): string {
+  return content
+    .filter((c): c is TextContent => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+}
+
+/** A tool result's text, never empty: providers reject empty tool output. */
+export function toolResultText(message: ToolResultMessage): string {
+  const text = joinText(message.content);
+  if (text.length > 0) return text;
+  return images(message.content).length > 0 ? "(see attached image)" : "(no output)";
+}
+
+export function dataUrl(image: ImageContent): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/** Whether an assistant turn came from this very model, so its signatures are valid to send back. */
+export function sameModel(message: AssistantMessage, model: Model): boolean {
+  return message.api === model.api && message.model === model.id;
+}
+
+/** A fresh tool-call id for providers that send none. */
+export function newToolCallId(): string {
+  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}

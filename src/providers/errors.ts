@@ -1,0 +1,111 @@
+/**
+ * Turns what providers send when something goes wrong (HTTP status, headers,
+ * error bodies, mid-stream error events) into one `ProviderError`, so the
+ * agent loop decides on retries and compaction without knowing wire shapes.
+ */
+import type { ProviderError } from "./types.ts";
+
+/** Thrown inside a provider stream to end it with this exact error. */
+export class ProviderFailure extends Error {
+  constructor(readonly error: ProviderError) {
+    super(error.message);
+  }
+}
+
+const RETRYABLE_STATUS = new Set([408, 425, 429, 529]);
+const OVERLOADED = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit/i;
+
+/** Texts and codes that OpenAI, Anthropic, Gemini, Ollama, llama.cpp and OpenRouter use for a prompt that does not fit. */
+const CONTEXT_OVERFLOW = [
+  /context[_ ]length[_ ]exceeded/i,
+  /maximum context length/i,
+  /prompt is too long/i,
+  /exceeds? the context (window|size|length)/i,
+  /exceeds the (maximum|max) number of tokens/i,
+  /input token count.*exceeds/i,
+  /exceed_context_size/i,
+  /context window (is )?exceeded/i,
+  /too many tokens/i,
+  /input length and `?max_tokens`? exceed context limit/i,
+  /input length exceeds/i,
+  /reduce the length of the (messages|prompt)/i,
+];
+
+export function isContextOverflow(text: string): boolean {
+  return CONTEXT_OVERFLOW.some((re) => re.test(text));
+}
+
+/**
+ * An error reported by the provider. `kind` is the provider's own code or
+ * type (`overloaded_error`, `rate_limit_exceeded`, …); it counts for both
+ * retry and overflow detection.
+ */
+export function classifyError(message: string, kind = "", status?: number): ProviderError {
+  const both = `${kind} ${message}`;
+  const retryable =
+    (status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500)) || OVERLOADED.test(kind) || /overloaded/i.test(message);
+  const error: ProviderError = { message, retryable };
+  if (status !== undefined) error.status = status;
+  if (isContextOverflow(both)) {
+    error.contextOverflow = true;
+    error.retryable = false;
+  }
+  return error;
+}
+
+/** `retry-after-ms`, or `retry-after` as seconds or an HTTP date, in seconds from `now`. */
+export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number(headers.get("retry-after-ms") ?? NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms / 1000;
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The human part of an error body: `{error:{message}}`, `{error:"…"}`, `{message}`, or the text itself. */
+export function errorBodyText(body: string): { message: string; kind: string } {
+  try {
+    const json = JSON.parse(body) as unknown;
+    const parsed = errorFromJson(Array.isArray(json) ? json[0] : json);
+    if (parsed) return parsed;
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  const text = body.trim();
+  return { message: text.length > 500 ? `${text.slice(0, 500)}…` : text, kind: "" };
+}
+
+/** Reads an error object in any of the providers' shapes; undefined when `value` carries none. */
+export function errorFromJson(value: unknown): { message: string; kind: string } | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const inner = v.error;
+  if (typeof inner === "string") return { message: inner, kind: "" };
+  if (typeof inner === "object" && inner !== null) {
+    const e = inner as Record<string, unknown>;
+    const kind = [e.type, e.code, e.status].filter((x) => typeof x === "string").join(" ");
+    const message = typeof e.message === "string" ? e.message : JSON.stringify(inner);
+    return { message, kind };
+  }
+  if (typeof v.message === "string") return { message: v.message, kind: typeof v.code === "string" ? v.code : "" };
+  return undefined;
+}
+
+/** An error object that arrived inside a 200 stream (any provider's shape). */
+export function streamFailure(value: unknown): ProviderFailure {
+  const parsed = errorFromJson(value) ?? { message: JSON.stringify(value), kind: "" };
+  return new ProviderFailure(classifyError(parsed.message, parsed.kind));
+}
+
+/** A failed HTTP response as a `ProviderError`; reads the body. */
+export async function httpError(res: Response): Promise<ProviderError> {
+  const body = await res.text().catch(() => "");
+  const { message, kind } = errorBodyText(body);
+  const error = classifyError(`HTTP ${res.status}: ${message || res.statusText || "no error message"}`, kind, res.status);
+  const retryAfter = parseRetryAfter(res.headers);
+  if (retryAfter !== undefined) error.retryAfterSeconds = retryAfter;
+  return error;
+}

@@ -1,0 +1,140 @@
+/**
+ * OpenAI Chat Completions (and the many servers that copy it: llama.cpp,
+ * vLLM, OpenRouter, Ollama's /v1). Tool calls stream as fragments keyed by
+ * `index`; usage arrives in a last chunk with no choices before `[DONE]`.
+ */
+import type { ImageContent, TextContent } from "../agent/messages.ts";
+import { BlockIndexer } from "./blocks.ts";
+import { type UsageUpdate, dataUrl, images, joinText, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
+import { ProviderFailure, streamFailure } from "./errors.ts";
+import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
+import { runProvider } from "./run.ts";
+import { parseSse } from "./sse.ts";
+import { clampThinking, reasoningEffort } from "./thinking.ts";
+import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
+
+export const openaiChat: Provider = {
+  api: "openai-chat",
+  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request.idleTimeoutMs, signal),
+};
+
+type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
+export function buildChatRequest(request: ProviderRequest): HttpRequest {
+  const messages: unknown[] = [];
+  if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
+  let toolImages: ImageContent[] = [];
+  for (const message of prepareMessages(request.messages, request.model)) {
+    // tool messages must directly follow their assistant turn, so images from
+    // tool results wait until the run of tool messages ends
+    if (message.role !== "toolResult" && toolImages.length > 0) {
+      messages.push(toolImagesMessage(toolImages));
+      toolImages = [];
+    }
+    if (message.role === "user") {
+      messages.push({ role: "user", content: chatContent(userBlocks(message)) });
+    } else if (message.role === "assistant") {
+      const text = message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const calls = message.content.flatMap((c) =>
+        c.type === "toolCall"
+          ? [{ id: chatToolCallId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }]
+          : [],
+      );
+      if (text.length === 0 && calls.length === 0) continue;
+      messages.push({ role: "assistant", content: text.length > 0 ? text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+    } else {
+      messages.push({ role: "tool", tool_call_id: chatToolCallId(message.toolCallId), content: toolResultText(message) });
+      toolImages.push(...images(message.content));
+    }
+  }
+  if (toolImages.length > 0) messages.push(toolImagesMessage(toolImages));
+
+  const body: Record<string, unknown> = {
+    model: request.model.id,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  const effort = reasoningEffort(clampThinking(request.thinkingLevel, request.model));
+  if (effort) body.reasoning_effort = effort;
+  return { url: joinUrl(request.model.baseUrl, "chat/completions"), headers: bearerHeaders(request.auth), body };
+}
+
+/** A plain string when there are no images: some compatible servers accept nothing else. */
+function chatContent(content: (TextContent | ImageContent)[]): string | ChatPart[] {
+  if (images(content).length === 0) return joinText(content);
+  return content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : { type: "image_url", image_url: { url: dataUrl(c) } }));
+}
+
+function toolImagesMessage(list: ImageContent[]): unknown {
+  return { role: "user", content: [{ type: "text", text: "Attached image(s) from tool result:" }, ...chatContent(list)] };
+}
+
+/** Responses-API ids are `call_id|item_id`; Chat Completions wants the call id alone. */
+function chatToolCallId(id: string): string {
+  return id.split("|")[0];
+}
+
+interface ChatChunk {
+  choices?: {
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+  }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number };
+  } | null;
+  error?: unknown;
+}
+
+export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
+  const blocks = new BlockIndexer();
+  const toolIndex = new Map<number, number>();
+  let finish: string | undefined;
+  for await (const sse of parseSse(body)) {
+    if (sse.data === "[DONE]") break;
+    const chunk = JSON.parse(sse.data) as ChatChunk;
+    if (chunk.error !== undefined) throw streamFailure(chunk);
+    if (chunk.usage) yield { type: "usage", usage: chatUsage(chunk.usage) };
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = choice.delta ?? {};
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (reasoning) yield { type: "thinking_delta", index: blocks.block("thinking"), delta: reasoning };
+    if (delta.content) yield { type: "text_delta", index: blocks.block("text"), delta: delta.content };
+    for (const call of delta.tool_calls ?? []) {
+      const key = call.index ?? toolIndex.size;
+      let index = toolIndex.get(key);
+      if (index === undefined) {
+        index = blocks.standalone();
+        toolIndex.set(key, index);
+        yield { type: "toolcall_start", index, id: call.id ?? `call_${key}`, name: call.function?.name ?? "" };
+      }
+      if (call.function?.arguments) yield { type: "toolcall_delta", index, delta: call.function.arguments };
+    }
+    if (choice.finish_reason) finish = choice.finish_reason;
+  }
+  if (finish === undefined) return;
+  if (finish === "content_filter") {
+    throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
+  }
+  const toolUse = toolIndex.size > 0 || finish === "tool_calls" || finish === "function_call";
+  yield { type: "stop", reason: finish === "length" ? "length" : toolUse ? "toolUse" : "stop" };
+}
+
+function chatUsage(usage: NonNullable<ChatChunk["usage"]>): UsageUpdate {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return { input: (usage.prompt_tokens ?? 0) - cached, output: usage.completion_tokens ?? 0, cacheRead: cached };
+}

@@ -1,0 +1,21 @@
+/** API name → provider: adding a wire format is one new file and one line here. */
+import { anthropic } from "./anthropic.ts";
+import { google } from "./google.ts";
+import { ollama } from "./ollama.ts";
+import { openaiChat } from "./openai-chat.ts";
+import { openaiResponses } from "./openai-responses.ts";
+import type { ApiName, Provider } from "./types.ts";
+
+export { clampThinking } from "./thinking.ts";
+
+const PROVIDERS: Record<ApiName, Provider> = {
+  "openai-chat": openaiChat,
+  "openai-responses": openaiResponses,
+  anthropic,
+  ollama,
+  google,
+};
+
+export function getProvider(api: ApiName): Provider {
+  return PROVIDERS[api];
+}

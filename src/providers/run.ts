@@ -1,0 +1,47 @@
+/**
+ * The shell around every provider: sends the request, feeds the body to the
+ * provider's decoder, and guarantees the stream ends with exactly one `stop`
+ * or `error` event. Whatever was already yielded stays yielded; a failure
+ * after that (dropped connection, stall, bad bytes) becomes the final error.
+ * When `signal` aborts, the final event is an error "Request was aborted"
+ * (retryable: false); callers tell it apart by `signal.aborted`.
+ */
+import { ProviderFailure } from "./errors.ts";
+import { type HttpRequest, postJson } from "./http.ts";
+import type { ProviderError, ProviderEvent } from "./types.ts";
+
+export type Decoder = (body: ReadableStream<Uint8Array>) => AsyncIterable<ProviderEvent>;
+
+export async function* runProvider(
+  build: () => HttpRequest,
+  decode: Decoder,
+  idleTimeoutMs: number,
+  signal: AbortSignal,
+): AsyncGenerator<ProviderEvent> {
+  let request: HttpRequest;
+  try {
+    request = build();
+  } catch (e) {
+    yield { type: "error", error: { message: `could not build the request: ${(e as Error).message}`, retryable: false } };
+    return;
+  }
+  try {
+    if (signal.aborted) throw signal.reason;
+    const body = await postJson(request, signal, idleTimeoutMs);
+    for await (const event of decode(body)) {
+      yield event;
+      if (event.type === "stop" || event.type === "error") return;
+    }
+    yield { type: "error", error: { message: "the response ended before the provider finished it", retryable: true } };
+  } catch (e) {
+    yield { type: "error", error: toProviderError(e, signal) };
+  }
+}
+
+function toProviderError(e: unknown, signal: AbortSignal): ProviderError {
+  if (signal.aborted) return { message: "Request was aborted", retryable: false };
+  if (e instanceof ProviderFailure) return e.error;
+  if (e instanceof SyntaxError) return { message: `malformed response from the provider: ${e.message}`, retryable: false };
+  const message = e instanceof Error ? e.message : String(e);
+  return { message: `network error: ${message}`, retryable: true };
+}
