@@ -1,7 +1,8 @@
 /** The byte path, through the real process: PROTOCOL.md §2–§3. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { spawnNova, startNova, type Frame, type Nova } from "../support/nova.ts";
+import { command, spawnNova, startNova, type Frame, type Nova } from "../support/nova.ts";
+import { requireBinary, targets } from "../support/targets.ts";
 
 const MiB = 1024 * 1024;
 let running: Nova[] = [];
@@ -9,11 +10,6 @@ afterEach(async () => {
   await Promise.all(running.map((n) => n.stop()));
   running = [];
 });
-async function nova(args: string[] = ["--no-session"]) {
-  const n = await startNova({ args });
-  running.push(n);
-  return n;
-}
 
 /** A command line padded with spaces inside the JSON to exactly `size` bytes. */
 function recordOfSize(id: string, size: number): string {
@@ -21,7 +17,14 @@ function recordOfSize(id: string, size: number): string {
   return base.slice(0, -1) + " ".repeat(size - base.length) + "}";
 }
 
-describe("framing", () => {
+describe.each(targets)("framing ($name)", ({ binary }) => {
+  if (binary) test("the compiled executable exists", requireBinary);
+  async function nova(args: string[] = ["--no-session"]) {
+    const n = await startNova({ args, binary });
+    running.push(n);
+    return n;
+  }
+
   test("ready is the first frame", async () => {
     const n = await nova();
     expect(n.frames[0]).toEqual({ type: "ready" });
@@ -183,7 +186,7 @@ describe("framing", () => {
   });
 
   test("a slow reader of stdout loses no frame", async () => {
-    const proc = Bun.spawn([process.execPath, `${import.meta.dir}/../../src/main.ts`, "--no-session"], {
+    const proc = Bun.spawn([...command({ binary }), "--no-session"], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "ignore",
@@ -212,29 +215,29 @@ describe("framing", () => {
   });
 });
 
-describe("command line", () => {
+describe.each(targets)("command line ($name)", ({ binary }) => {
   test("an unknown flag exits 2 with a message on stderr and nothing on stdout", async () => {
-    const n = spawnNova({ args: ["--frobnicate"] });
+    const n = spawnNova({ args: ["--frobnicate"], binary });
     expect(await n.exited).toBe(2);
     expect(n.frames).toEqual([]);
     expect(n.stderr).toContain("unknown option: --frobnicate");
   });
 
   test("a bad --thinking value exits 2 naming the value", async () => {
-    const n = spawnNova({ args: ["--thinking", "lots"] });
+    const n = spawnNova({ args: ["--thinking", "lots"], binary });
     expect(await n.exited).toBe(2);
     expect(n.stderr).toContain('--thinking must be one of');
     expect(n.stderr).toContain('"lots"');
   });
 
   test("@file arguments are rejected", async () => {
-    const n = spawnNova({ args: ["@notes.md"] });
+    const n = spawnNova({ args: ["@notes.md"], binary });
     expect(await n.exited).toBe(2);
     expect(n.stderr).toContain("@file arguments are not accepted");
   });
 
   test("--version prints version, target and commit", async () => {
-    const proc = Bun.spawn([process.execPath, `${import.meta.dir}/../../src/main.ts`, "--version"], { stdout: "pipe" });
+    const proc = Bun.spawn([...command({ binary }), "--version"], { stdout: "pipe" });
     const text = await new Response(proc.stdout).text();
     expect(await proc.exited).toBe(0);
     expect(text).toMatch(/^nova \d+\.\d+\.\d+ \(.+, .+\)\n$/);

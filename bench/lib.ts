@@ -1,0 +1,47 @@
+/** Shared helpers for the benchmarks: compile, spawn, time, report. */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "..");
+export const TMP = join(ROOT, ".bench-tmp");
+export const NOVA = join(ROOT, "dist/nova");
+
+export async function compile(entry: string, name: string): Promise<string> {
+  mkdirSync(TMP, { recursive: true });
+  const outfile = join(TMP, name);
+  const result = await Bun.build({ entrypoints: [entry], minify: true, compile: { outfile, autoloadDotenv: false, autoloadBunfig: false } });
+  if (!result.success) throw new Error(`could not compile ${entry}`);
+  return outfile;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Reads a process's stdout line by line, resolving when `until` matches a line. */
+export async function readUntil(stream: ReadableStream<Uint8Array>, until: (line: string) => boolean): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let lf: number;
+    while ((lf = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, lf);
+      buffer = buffer.slice(lf + 1);
+      if (until(line)) return;
+    }
+  }
+  throw new Error("stream ended before the expected line");
+}
+
+export function env(): Record<string, string> {
+  const home = join(TMP, "home");
+  mkdirSync(home, { recursive: true });
+  return { PATH: process.env.PATH ?? "", HOME: home, NOVA_HOME: home };
+}
+
+export function ratio(a: number, b: number): string {
+  return (a / b).toFixed(2);
+}

@@ -1,0 +1,27 @@
+/**
+ * `bun run bench [name…]`: builds nova, runs the named benchmarks (all by
+ * default) and prints each result as ratios against its baseline of the same run.
+ */
+import { existsSync } from "node:fs";
+import { NOVA, ROOT } from "./lib.ts";
+import { benchStartup } from "./startup.ts";
+import { benchFraming } from "./framing.ts";
+
+const benches: Record<string, () => Promise<Record<string, unknown>>> = {
+  startup: () => benchStartup(),
+  framing: () => benchFraming(),
+};
+
+const chosen = process.argv.slice(2);
+const names = chosen.length > 0 ? chosen : Object.keys(benches);
+for (const name of names) if (!benches[name]) throw new Error(`unknown bench "${name}"; known: ${Object.keys(benches).join(", ")}`);
+
+const build = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+if (!build.success || !existsSync(NOVA)) throw new Error("bun run build failed");
+
+console.log(`# nova bench ${new Date().toISOString().slice(0, 10)} (bun ${Bun.version}, ${process.platform}-${process.arch})`);
+for (const name of names) {
+  const result = await benches[name]();
+  console.log(`\n## ${name}`);
+  for (const [key, value] of Object.entries(result)) console.log(`- ${key}: ${value}`);
+}
