@@ -13,7 +13,8 @@ export class ProviderFailure extends Error {
 }
 
 const RETRYABLE_STATUS = new Set([408, 425, 429, 529]);
-const OVERLOADED = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit/i;
+/** Error codes and types that name a passing condition on the provider side. */
+const TRANSIENT_KIND = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit|server[_ ]error|api[_ ]error|internal|timeout/i;
 
 /** Texts and codes that OpenAI, Anthropic, Gemini, Ollama, llama.cpp and OpenRouter use for a prompt that does not fit. */
 const CONTEXT_OVERFLOW = [
@@ -43,7 +44,7 @@ export function isContextOverflow(text: string): boolean {
 export function classifyError(message: string, kind = "", status?: number): ProviderError {
   const both = `${kind} ${message}`;
   const retryable =
-    (status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500)) || OVERLOADED.test(kind) || /overloaded/i.test(message);
+    (status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500)) || TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
   const error: ProviderError = { message, retryable };
   if (status !== undefined) error.status = status;
   if (isContextOverflow(both)) {

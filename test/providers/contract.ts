@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ImageContent } from "../../src/agent/messages.ts";
-import type { Model, Provider, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
+import type { Model, Provider, ProviderError, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
 import { fixtures } from "../support/fixtures/index.ts";
 import type { FixturePart, FixtureToolCall, TurnOptions } from "../support/fixtures/index.ts";
 import { type ProviderServer, type Scripted, startProviderServer } from "../support/provider-server.ts";
@@ -33,6 +33,8 @@ export interface ContractTarget {
   reportsCacheRead: boolean;
   /** a real context-overflow error response of this provider */
   overflow: Scripted;
+  /** an error the provider sends inside a 200 stream, and the error it must become */
+  midStreamError?: { scripted: Scripted; expected: ProviderError };
 }
 
 /** A 1x1 PNG. */
@@ -171,6 +173,16 @@ export function describeProviderContract(target: ContractTarget) {
       const result = assemble(await stream());
       expect(result.error).toMatchObject({ status: 400, retryable: false, contextOverflow: true });
     });
+
+    if (target.midStreamError) {
+      const { scripted, expected } = target.midStreamError;
+      test("an error sent inside the stream is the final event", async () => {
+        server.enqueue(scripted);
+        const events = await stream();
+        expect(events.at(-1)).toEqual({ type: "error", error: expected });
+        expect(events.filter((e) => e.type === "error" || e.type === "stop")).toHaveLength(1);
+      });
+    }
 
     test("a connection dropped mid-stream yields the partial text, then a retryable error", async () => {
       const text = "abcdefghijklmnopqrstuvwxyz0123456789";

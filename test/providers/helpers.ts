@@ -1,4 +1,5 @@
 /** Shared test plumbing: byte streams from chunks, and the split points that stress a parser. */
+import { type AgentMessage, type AssistantMessage, emptyUsage } from "../../src/agent/messages.ts";
 import type { Model, Provider, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
 
 export const encode = (text: string) => new TextEncoder().encode(text);
@@ -56,4 +57,48 @@ export function testRequest(model: Model, overrides: Partial<ProviderRequest> = 
 
 export function run(provider: Provider, request: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
   return collect(provider.stream(request, signal));
+}
+
+export function assistant(model: Model, content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "toolUse"): AssistantMessage {
+  return { role: "assistant", content, api: model.api, provider: model.provider, model: model.id, usage: emptyUsage(), stopReason, timestamp: 2 };
+}
+
+export const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+export const SHOT = "R0lGODlhAQABAAAAACw=";
+
+/**
+ * A history touching every conversion: a compaction summary, a user image, an
+ * assistant turn with signed thinking, signed text and a tool call, a tool
+ * result with an image, a user bash run, and a final user text.
+ */
+export function conversation(model: Model): AgentMessage[] {
+  return [
+    { role: "compactionSummary", summary: "We fixed the parser.", tokensBefore: 5000, timestamp: 0 },
+    { role: "user", content: [{ type: "text", text: "look at this" }, { type: "image", mimeType: "image/png", data: PIXEL }], timestamp: 1 },
+    assistant(model, [
+      { type: "thinking", thinking: "hmm", thinkingSignature: "sig-1" },
+      { type: "text", text: "I'll read it.", textSignature: "msg_1" },
+      { type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "a.gif" }, thoughtSignature: "ts-1" },
+    ]),
+    {
+      role: "toolResult",
+      toolCallId: "call_1|fc_1",
+      toolName: "read",
+      content: [{ type: "text", text: "Read image a.gif" }, { type: "image", mimeType: "image/gif", data: SHOT }],
+      isError: false,
+      timestamp: 3,
+    },
+    { role: "bashExecution", command: "ls", output: "a.gif", exitCode: 0, cancelled: false, truncated: false, timestamp: 4 },
+    { role: "user", content: "thanks", timestamp: 5 },
+  ];
+}
+
+export const SUMMARY_TEXT =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\nWe fixed the parser.\n</summary>";
+export const BASH_TEXT = "Ran `ls`\n```\na.gif\n```";
+
+/** The bytes of a scripted response as a body stream, for feeding a decoder directly. */
+export function bodyOf(source: string | { chunks: (string | Uint8Array)[] }): ReadableStream<Uint8Array> {
+  const chunks = typeof source === "string" ? [source] : source.chunks;
+  return streamOf(chunks.map((c) => (typeof c === "string" ? encode(c) : c)));
 }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { buildChatRequest, openaiChat } from "../../src/providers/openai-chat.ts";
+import { buildChatRequest, decodeChat, openaiChat } from "../../src/providers/openai-chat.ts";
 import { fixtures } from "../support/fixtures/index.ts";
+import { assemble } from "./assemble.ts";
 import { describeProviderContract } from "./contract.ts";
+import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
 describeProviderContract({
   provider: openaiChat,
@@ -11,6 +13,10 @@ describeProviderContract({
   requestPath: "/v1/chat/completions",
   authHeader: ["authorization", "Bearer sk-test-key"],
   reportsCacheRead: true,
+  midStreamError: {
+    scripted: fixtures.openaiChat.streamError("Provider returned error: overloaded", "502"),
+    expected: { message: "Provider returned error: overloaded", retryable: true },
+  },
   overflow: fixtures.httpError(400, {
     error: {
       message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
@@ -18,4 +24,73 @@ describeProviderContract({
       code: "context_length_exceeded",
     },
   }),
+});
+
+const decode = async (body: Parameters<typeof bodyOf>[0]) => assemble(await collect(decodeChat(bodyOf(body))));
+
+describe("openai-chat request", () => {
+  const model = testModel({ api: "openai-chat", baseUrl: "http://host/v1/" });
+
+  test("converts every message kind to Chat Completions messages", () => {
+    const { url, body } = buildChatRequest(testRequest(model, { messages: conversation(model) }));
+    expect(url).toBe("http://host/v1/chat/completions");
+    expect((body as { messages: unknown }).messages).toEqual([
+      { role: "system", content: "You are a test." },
+      { role: "user", content: SUMMARY_TEXT },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look at this" },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${PIXEL}` } },
+        ],
+      },
+      {
+        role: "assistant",
+        content: "I'll read it.",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"a.gif"}' } }],
+      },
+      { role: "tool", tool_call_id: "call_1", content: "Read image a.gif" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Attached image(s) from tool result:" },
+          { type: "image_url", image_url: { url: `data:image/gif;base64,${SHOT}` } },
+        ],
+      },
+      { role: "user", content: BASH_TEXT },
+      { role: "user", content: "thanks" },
+    ]);
+  });
+
+  test("streams with usage, sends tools as functions, and effort only for reasoning models", () => {
+    const tools = [{ name: "read", description: "Read a file", parameters: { type: "object", properties: {} } }];
+    const plain = buildChatRequest(testRequest(model, { tools, thinkingLevel: "high" })).body as Record<string, unknown>;
+    expect(plain).toMatchObject({
+      model: "test-model",
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [{ type: "function", function: tools[0] }],
+    });
+    expect(plain.reasoning_effort).toBeUndefined();
+    const reasoning = testModel({ api: "openai-chat", reasoning: true });
+    expect(buildChatRequest(testRequest(reasoning, { thinkingLevel: "xhigh" })).body).toMatchObject({ reasoning_effort: "high" });
+    expect((buildChatRequest(testRequest(reasoning, { thinkingLevel: "off" })).body as Record<string, unknown>).reasoning_effort).toBeUndefined();
+  });
+});
+
+describe("openai-chat stream", () => {
+  test("reads `delta.reasoning` as thinking and ends at [DONE]", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const result = await decode(chunk({ reasoning: "think" }) + chunk({ content: "say" }) + chunk({}, "stop") + "data: [DONE]\n\n");
+    expect(result.blocks).toEqual([
+      { type: "thinking", thinking: "think" },
+      { type: "text", text: "say" },
+    ]);
+    expect(result.stop).toBe("stop");
+  });
+
+  test("content_filter is an error, not a normal stop", async () => {
+    const chunk = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "content_filter" }] })}\n\ndata: [DONE]\n\n`;
+    await expect(decode(chunk)).rejects.toThrow("content_filter");
+  });
 });

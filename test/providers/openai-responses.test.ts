@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { openaiResponses } from "../../src/providers/openai-responses.ts";
+import { buildResponsesRequest, decodeResponses, openaiResponses } from "../../src/providers/openai-responses.ts";
 import { fixtures } from "../support/fixtures/index.ts";
+import { assemble } from "./assemble.ts";
 import { describeProviderContract } from "./contract.ts";
+import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
 describeProviderContract({
   provider: openaiResponses,
@@ -11,6 +13,10 @@ describeProviderContract({
   requestPath: "/v1/responses",
   authHeader: ["authorization", "Bearer sk-test-key"],
   reportsCacheRead: true,
+  midStreamError: {
+    scripted: fixtures.openaiResponses.streamError("The server had an error while processing your request.", "server_error"),
+    expected: { message: "The server had an error while processing your request.", retryable: true },
+  },
   overflow: fixtures.httpError(400, {
     error: {
       message: "Your input exceeds the context window of this model. Please adjust your input and try again.",
@@ -18,4 +24,86 @@ describeProviderContract({
       code: "context_length_exceeded",
     },
   }),
+});
+
+const sse = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const decode = async (body: Parameters<typeof bodyOf>[0]) => assemble(await collect(decodeResponses(bodyOf(body))));
+
+describe("openai-responses request", () => {
+  const model = testModel({ api: "openai-responses", baseUrl: "http://host/v1", reasoning: true });
+
+  test("converts every message kind to input items, replaying this model's reasoning and item ids", () => {
+    const reasoningItem = { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc" };
+    const messages = conversation(model);
+    const turn = messages[2];
+    if (turn.role === "assistant" && turn.content[0].type === "thinking") turn.content[0].thinkingSignature = JSON.stringify(reasoningItem);
+    const { url, body } = buildResponsesRequest(testRequest(model, { messages, thinkingLevel: "medium" }));
+    expect(url).toBe("http://host/v1/responses");
+    const b = body as Record<string, unknown>;
+    expect(b).toMatchObject({
+      instructions: "You are a test.",
+      stream: true,
+      store: false,
+      reasoning: { effort: "medium", summary: "auto" },
+      include: ["reasoning.encrypted_content"],
+    });
+    expect(b.input).toEqual([
+      { role: "user", content: [{ type: "input_text", text: SUMMARY_TEXT }] },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: "look at this" },
+          { type: "input_image", image_url: `data:image/png;base64,${PIXEL}`, detail: "auto" },
+        ],
+      },
+      reasoningItem,
+      { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "I'll read it.", annotations: [] }], id: "msg_1" },
+      { type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.gif"}', id: "fc_1" },
+      { type: "function_call_output", call_id: "call_1", output: "Read image a.gif" },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: "Attached image(s) from tool result:" },
+          { type: "input_image", image_url: `data:image/gif;base64,${SHOT}`, detail: "auto" },
+        ],
+      },
+      { role: "user", content: [{ type: "input_text", text: BASH_TEXT }] },
+      { role: "user", content: [{ type: "input_text", text: "thanks" }] },
+    ]);
+  });
+
+  test("another model's turn is sent without reasoning items or item ids", () => {
+    const other = testModel({ api: "openai-responses", id: "other-model" });
+    const { body } = buildResponsesRequest(testRequest(model, { messages: conversation(other).slice(1, 4) }));
+    const input = (body as { input: Record<string, unknown>[] }).input;
+    expect(input.map((i) => i.type ?? i.role)).toEqual(["user", "message", "function_call", "function_call_output", "user"]);
+    expect(input.some((i) => "id" in i)).toBe(false);
+  });
+});
+
+describe("openai-responses stream", () => {
+  test("keeps reasoning items, message ids and call ids for the round trip", async () => {
+    const result = await decode(fixtures.openaiResponses.turn([{ thinking: "plan", signature: "enc-1" }, { text: "hi" }, { toolCall: { id: "call_7", name: "ls", args: {} } }]));
+    expect(result.blocks).toEqual([
+      { type: "thinking", thinking: "plan", signature: JSON.stringify({ id: "rs_0", type: "reasoning", summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc-1" }) },
+      { type: "text", text: "hi", signature: "msg_1" },
+      { type: "toolCall", id: "call_7|fc_2", name: "ls", args: {} },
+    ]);
+    expect(result.stop).toBe("toolUse");
+  });
+
+  test("arguments sent only in output_item.done still arrive", async () => {
+    const item = { type: "function_call", id: "fc_1", call_id: "call_1", name: "read", arguments: "" };
+    const result = await decode(
+      sse("response.output_item.added", { output_index: 0, item }) +
+        sse("response.output_item.done", { output_index: 0, item: { ...item, arguments: '{"path":"x"}' } }) +
+        sse("response.completed", { response: { status: "completed" } }),
+    );
+    expect(result.blocks).toEqual([{ type: "toolCall", id: "call_1|fc_1", name: "read", args: { path: "x" } }]);
+  });
+
+  test("response.failed is an error classified like any other", async () => {
+    const body = sse("response.failed", { response: { status: "failed", error: { code: "rate_limit_exceeded", message: "Slow down" } } });
+    await expect(decode(body)).rejects.toMatchObject({ error: { message: "Slow down", retryable: true } });
+  });
 });
