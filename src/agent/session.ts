@@ -370,7 +370,10 @@ export class AgentSession implements LoopHost {
     const controller = new AbortController();
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
-    run.done = runLoop(this, initial, controller.signal).finally(() => this.afterRun(run));
+    // the loop starts on the next tick, so the command's response precedes agent_start
+    run.done = new Promise((resolve) => setImmediate(resolve))
+      .then(() => runLoop(this, initial, controller.signal))
+      .finally(() => this.afterRun(run));
   }
 
   /** A message queued after the loop's last look starts the next run; otherwise the agent settles. */
