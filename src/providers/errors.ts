@@ -21,7 +21,7 @@ const CONTEXT_OVERFLOW = [
   /context[_ ]length[_ ]exceeded/i,
   /maximum context length/i,
   /prompt is too long/i,
-  /exceeds? the context (window|size|length)/i,
+  /exceeds? the (available )?context (window|size|length)/i,
   /exceeds the (maximum|max) number of tokens/i,
   /input token count.*exceeds/i,
   /exceed_context_size/i,
