@@ -22,13 +22,15 @@ export type WireMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
 /**
  * Prepares history for a request. Errored or aborted assistant turns are
- * incomplete, so they are dropped with their tool results; a tool call left
- * without a result (the turn was interrupted) gets an error result, because
- * every provider rejects a dangling call.
+ * incomplete, so they are dropped with their tool results; a tool result
+ * whose call is not in the history is dropped, and a tool call left without
+ * a result (the turn was interrupted) gets an error result, because every
+ * provider rejects a request with either.
  */
 export function prepareMessages(messages: AgentMessage[], model: Model): WireMessage[] {
   const out: WireMessage[] = [];
-  const dropped = new Set<string>();
+  // results are kept only for calls of turns that are kept
+  const known = new Set<string>();
   let pending: { id: string; name: string }[] = [];
   const closePending = () => {
     for (const call of pending) out.push(missingResult(call.id, call.name));
@@ -36,7 +38,7 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
   };
   for (const message of messages) {
     if (message.role === "toolResult") {
-      if (dropped.has(message.toolCallId)) continue;
+      if (!known.has(message.toolCallId)) continue;
       pending = pending.filter((call) => call.id !== message.toolCallId);
       out.push(model.input.includes("image") ? message : { ...message, content: blindContent(message.content) });
       continue;
@@ -44,10 +46,8 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
     closePending();
     if (message.role === "assistant") {
       const calls = message.content.flatMap((c) => (c.type === "toolCall" ? [{ id: c.id, name: c.name }] : []));
-      if (message.stopReason === "error" || message.stopReason === "aborted") {
-        for (const call of calls) dropped.add(call.id);
-        continue;
-      }
+      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
+      for (const call of calls) known.add(call.id);
       pending = calls;
       out.push(message);
     } else if (message.role === "user") {

@@ -6,9 +6,9 @@
  * joined once, so long lines cost no repeated concatenation.
  */
 
-const LINE_END = /\r\n|\r|\n/g;
-
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  // one regex per stream: its lastIndex is state, and streams interleave at every yield
+  const lineEnd = /\r\n|\r|\n/g;
   const decoder = new TextDecoder();
   const partial: string[] = [];
   let skipLeadingLf = false;
@@ -22,8 +22,8 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
         skipLeadingLf = false;
       }
       let start = 0;
-      LINE_END.lastIndex = 0;
-      for (let m = LINE_END.exec(text); m !== null; m = LINE_END.exec(text)) {
+      lineEnd.lastIndex = 0;
+      for (let m = lineEnd.exec(text); m !== null; m = lineEnd.exec(text)) {
         const piece = text.slice(start, m.index);
         if (partial.length > 0) {
           partial.push(piece);
@@ -32,7 +32,7 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
         } else {
           yield piece;
         }
-        start = LINE_END.lastIndex;
+        start = lineEnd.lastIndex;
         // a lone `\r` at the end may be the first half of `\r\n`
         if (m[0] === "\r" && start === text.length) skipLeadingLf = true;
       }

@@ -5,7 +5,7 @@
  */
 import type { ImageContent, TextContent } from "../agent/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, dataUrl, images, joinText, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, dataUrl, images, joinText, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
@@ -120,7 +120,7 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
       if (index === undefined) {
         index = blocks.standalone();
         toolIndex.set(key, index);
-        yield { type: "toolcall_start", index, id: call.id ?? `call_${key}`, name: call.function?.name ?? "" };
+        yield { type: "toolcall_start", index, id: call.id || newToolCallId(), name: call.function?.name ?? "" };
       }
       if (call.function?.arguments) yield { type: "toolcall_delta", index, delta: call.function.arguments };
     }

@@ -42,6 +42,7 @@ function toProviderError(e: unknown, signal: AbortSignal): ProviderError {
   if (signal.aborted) return { message: "Request was aborted", retryable: false };
   if (e instanceof ProviderFailure) return e.error;
   if (e instanceof SyntaxError) return { message: `malformed response from the provider: ${e.message}`, retryable: false };
-  const message = e instanceof Error ? e.message : String(e);
+  // Bun appends advice about `verbose: true` that means nothing to a user
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
   return { message: `network error: ${message}`, retryable: true };
 }

@@ -28,6 +28,11 @@ describe("prepareMessages", () => {
     expect(out.map((m) => (m.role === "toolResult" ? `result:${m.toolCallId}` : m.role))).toEqual(["user", "assistant", "result:good"]);
   });
 
+  test("a result whose call is not in the history is dropped", () => {
+    const out = prepareMessages([{ role: "user", content: "hi", timestamp: 1 }, result("ghost")], model);
+    expect(out.map((m) => m.role)).toEqual(["user"]);
+  });
+
   test("a tool call left without a result gets an error result before the next turn", () => {
     const out = prepareMessages([assistant(model, [call("a"), call("b")]), result("a"), { role: "user", content: "next", timestamp: 4 }], model);
     expect(out.map((m) => m.role)).toEqual(["assistant", "toolResult", "toolResult", "user"]);

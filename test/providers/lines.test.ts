@@ -18,6 +18,14 @@ describe("readLines", () => {
     expect(await collect(readLines(streamOf([bytes.subarray(0, 1), bytes.subarray(1, 3), bytes.subarray(3)])))).toEqual(["🎉"]);
   });
 
+  test("two streams read in lockstep do not disturb each other", async () => {
+    const a = readLines(streamOf([encode("a1\na22\na333\n")]));
+    const b = readLines(streamOf([encode("bbbbbbbbbb1\nb2\nb3\n")]));
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await a.next()).value as string, (await b.next()).value as string);
+    expect(seen).toEqual(["a1", "bbbbbbbbbb1", "a22", "b2", "a333", "b3"]);
+  });
+
   test("cancels the source when the consumer stops early", async () => {
     let cancelled = false;
     const source = new ReadableStream<Uint8Array>({

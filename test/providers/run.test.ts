@@ -65,6 +65,7 @@ describe("runProvider", () => {
     const [event] = await collect(runProvider(() => ({ url: closed.url, headers: {}, body: {} }), async function* () {}, 1000, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: true } });
     expect(event.type === "error" && event.error.message).toStartWith("network error: ");
+    expect(event.type === "error" && event.error.message).not.toContain("verbose");
   });
 
   test("a server that never sends headers times out as a stall", async () => {
