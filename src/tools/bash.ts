@@ -1,0 +1,73 @@
+/**
+ * `bash`: runs a command line in the session cwd after the permission check.
+ * A flagged command waits for the host's answer; a denied one never runs.
+ */
+import { z } from "zod";
+import { defineTool } from "./define.ts";
+import { MAX_BYTES, MAX_LINES } from "./limits.ts";
+import { type PermissionRules, checkCommand } from "./permissions.ts";
+import { type ShellResult, runShell } from "./run-shell.ts";
+import type { Tool, ToolContext } from "./types.ts";
+import { ToolError } from "./types.ts";
+
+export { type ShellOptions, type ShellResult, runShell } from "./run-shell.ts";
+
+const schema = z.object({
+  command: z.string().min(1).describe("Bash command line to run in the cwd"),
+  timeout: z.number().positive().optional().describe("Timeout in seconds; the command and its children are killed when it passes"),
+});
+
+export function createBashTool(rules: PermissionRules): Tool {
+  return defineTool({
+    name: "bash",
+    description:
+      `Run a bash command in the cwd. Output (stdout and stderr together) is cut to the last ${MAX_LINES} lines or ` +
+      `${MAX_BYTES / 1024} KB; the full output is then saved to a file whose path is given. ` +
+      "Dangerous commands (recursive rm, sudo, force push, writes outside the cwd, …) need the user's approval.",
+    schema,
+    async run(args, ctx) {
+      await gate(args.command, rules, ctx);
+      const result = await runShell(args.command, {
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+        timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
+        onOutput: (tail) => ctx.onUpdate({ content: [{ type: "text", text: tail }] }),
+        // Without a UI the host cannot answer prompts anyway; a PTY makes tools print as they would for a person.
+        usePty: !ctx.hasUI,
+      });
+      return {
+        content: [{ type: "text", text: describe(result, args.timeout) }],
+        details: {
+          exitCode: result.exitCode,
+          cancelled: result.cancelled,
+          timedOut: result.timedOut,
+          truncated: result.truncated,
+          fullOutputPath: result.fullOutputPath,
+        },
+        isError: result.exitCode !== 0,
+      };
+    },
+  });
+}
+
+async function gate(command: string, rules: PermissionRules, ctx: ToolContext): Promise<void> {
+  const check = checkCommand(command, rules, ctx.cwd);
+  if (check.verdict === "deny") throw new ToolError(`bash: command blocked by the deny rule "${check.rule}" in the permissions config`);
+  if (check.verdict === "allow") return;
+  if (!ctx.askPermission) {
+    throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but there is no one to ask here; it was not run`);
+  }
+  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal);
+  if (!approved) throw new ToolError(`bash: permission denied by the user (the command was flagged because ${check.reason})`);
+}
+
+function describe(result: ShellResult, timeoutSeconds: number | undefined): string {
+  const parts = [result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)"];
+  if (result.truncated) {
+    parts.push(`[Output cut to its last ${MAX_LINES} lines / ${MAX_BYTES / 1024} KB; full output: ${result.fullOutputPath}]`);
+  }
+  if (result.timedOut) parts.push(`[Timed out after ${timeoutSeconds} s; the command and its children were killed]`);
+  if (result.cancelled) parts.push("[Cancelled; the command and its children were killed]");
+  parts.push(result.exitCode === null ? "[exit code: none, killed by a signal]" : `[exit code: ${result.exitCode}]`);
+  return parts.join("\n\n");
+}
