@@ -95,6 +95,13 @@ export function errorFromJson(value: unknown): { message: string; kind: string }
   return undefined;
 }
 
+/** A failed connection or read: worth retrying, since the next attempt may reach the server. */
+export function networkError(e: unknown): ProviderFailure {
+  // Bun appends advice about `verbose: true` that means nothing to a user
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  return new ProviderFailure({ message: `network error: ${message}`, retryable: true });
+}
+
 /** An error object that arrived inside a 200 stream (any provider's shape). */
 export function streamFailure(value: unknown): ProviderFailure {
   const parsed = errorFromJson(value) ?? { message: JSON.stringify(value), kind: "" };

@@ -4,7 +4,7 @@
  * response body against stalls. Keys travel only in headers here; nothing in
  * this file logs.
  */
-import { ProviderFailure, httpError } from "./errors.ts";
+import { ProviderFailure, httpError, networkError } from "./errors.ts";
 import type { ProviderError } from "./types.ts";
 
 export interface HttpRequest {
@@ -38,8 +38,9 @@ export async function postJson(
       signal: AbortSignal.any([signal, idle.signal]),
     });
   } catch (e) {
-    if (idle.signal.aborted && !signal.aborted) throw new ProviderFailure(stallError(idleTimeoutMs));
-    throw e;
+    if (signal.aborted) throw e;
+    if (idle.signal.aborted) throw new ProviderFailure(stallError(idleTimeoutMs));
+    throw networkError(e);
   } finally {
     clearTimeout(timer);
   }
@@ -63,7 +64,7 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs:
         else controller.enqueue(value);
       } catch (e) {
         reader.cancel(e).catch(() => {});
-        throw e;
+        throw e instanceof ProviderFailure ? e : networkError(e);
       } finally {
         clearTimeout(timer);
       }

@@ -2,7 +2,8 @@
  * The shell around every provider: sends the request, feeds the body to the
  * provider's decoder, and guarantees the stream ends with exactly one `stop`
  * or `error` event. Whatever was already yielded stays yielded; a failure
- * after that (dropped connection, stall, bad bytes) becomes the final error.
+ * after that (dropped connection, stall, bad bytes) becomes the final error:
+ * connection trouble is retryable, a response we cannot read is not.
  * When `signal` aborts, the final event is an error "Request was aborted"
  * (retryable: false); callers tell it apart by `signal.aborted`.
  */
@@ -41,8 +42,7 @@ export async function* runProvider(
 function toProviderError(e: unknown, signal: AbortSignal): ProviderError {
   if (signal.aborted) return { message: "Request was aborted", retryable: false };
   if (e instanceof ProviderFailure) return e.error;
-  if (e instanceof SyntaxError) return { message: `malformed response from the provider: ${e.message}`, retryable: false };
-  // Bun appends advice about `verbose: true` that means nothing to a user
-  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
-  return { message: `network error: ${message}`, retryable: true };
+  // connection and read failures arrive as ProviderFailure; anything else is bytes we could not make sense of
+  const message = e instanceof Error ? e.message : String(e);
+  return { message: `malformed response from the provider: ${message}`, retryable: false };
 }

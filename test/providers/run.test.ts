@@ -50,6 +50,17 @@ describe("runProvider", () => {
     expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
 
+  test("a body of an unexpected shape is a non-retryable error, not a network error", async () => {
+    server.enqueue({ chunks: ["data: null\n\n"] });
+    const decode = async function* (body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
+      const value = JSON.parse((await new Response(body).text()).slice(6)) as { choices: unknown[] };
+      if (value.choices.length > 0) yield { type: "stop", reason: "stop" };
+    };
+    const [event] = await collect(runProvider(request, decode, 1000, never));
+    expect(event).toMatchObject({ type: "error", error: { retryable: false } });
+    expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
+  });
+
   test("a request that cannot be built is not retryable", async () => {
     const build = () => {
       throw new Error("thinking signature is not JSON");
