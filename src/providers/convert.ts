@@ -22,15 +22,14 @@ export type WireMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
 /**
  * Prepares history for a request. Errored or aborted assistant turns are
- * incomplete, so they are dropped with their tool results; a tool result
- * whose call is not in the history is dropped, and a tool call left without
- * a result (the turn was interrupted) gets an error result, because every
- * provider rejects a request with either.
+ * incomplete, so they are dropped with their tool results. Providers want
+ * each call's result right after its turn, exactly once: a call left without
+ * a result there (the turn was interrupted) gets an error result, and a
+ * result that is not in that place (orphaned, late or repeated) is dropped.
  */
 export function prepareMessages(messages: AgentMessage[], model: Model): WireMessage[] {
   const out: WireMessage[] = [];
-  // results are kept only for calls of turns that are kept
-  const known = new Set<string>();
+  // calls of the last kept assistant turn still waiting for their result
   let pending: { id: string; name: string }[] = [];
   const closePending = () => {
     for (const call of pending) out.push(missingResult(call.id, call.name));
@@ -38,7 +37,7 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
   };
   for (const message of messages) {
     if (message.role === "toolResult") {
-      if (!known.has(message.toolCallId)) continue;
+      if (!pending.some((call) => call.id === message.toolCallId)) continue;
       pending = pending.filter((call) => call.id !== message.toolCallId);
       out.push(model.input.includes("image") ? message : { ...message, content: blindContent(message.content) });
       continue;
@@ -47,7 +46,6 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
     if (message.role === "assistant") {
       const calls = message.content.flatMap((c) => (c.type === "toolCall" ? [{ id: c.id, name: c.name }] : []));
       if (message.stopReason === "error" || message.stopReason === "aborted") continue;
-      for (const call of calls) known.add(call.id);
       pending = calls;
       out.push(message);
     } else if (message.role === "user") {

@@ -33,6 +33,14 @@ describe("prepareMessages", () => {
     expect(out.map((m) => m.role)).toEqual(["user"]);
   });
 
+  test("a late or repeated result is dropped, leaving one result per call in place", () => {
+    const out = prepareMessages(
+      [assistant(model, [call("a"), call("b")]), result("a"), result("a", "again"), { role: "user", content: "steer", timestamp: 4 }, result("b")],
+      model,
+    );
+    expect(out.map((m) => (m.role === "toolResult" ? `${m.toolCallId}:${m.isError}` : m.role))).toEqual(["assistant", "a:false", "b:true", "user"]);
+  });
+
   test("a tool call left without a result gets an error result before the next turn", () => {
     const out = prepareMessages([assistant(model, [call("a"), call("b")]), result("a"), { role: "user", content: "next", timestamp: 4 }], model);
     expect(out.map((m) => m.role)).toEqual(["assistant", "toolResult", "toolResult", "user"]);
