@@ -6,12 +6,16 @@
  */
 import type { Config, ProviderEntry } from "../config/load.ts";
 import type { AgentMessage, ImageContent, UserMessage } from "./messages.ts";
-import type { AgentEvent, EventSink } from "./events.ts";
+import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import type { Model, Provider, ProviderRequest, ThinkingLevel } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
-import { SessionStore, sessionDirFor } from "../session/index.ts";
+import { SessionStore, sessionDirFor, findSessionById, exportHtml, writeExport } from "../session/index.ts";
+import { contextItems, findCut, summarize } from "./compaction.ts";
+import { estimateMessageTokens } from "./tokens.ts";
+import { join, resolve } from "node:path";
+import { readdir } from "node:fs/promises";
 import { runLoop, type LoopHost } from "./loop.ts";
 import { thinkingLevels } from "../rpc/commands.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
@@ -60,6 +64,7 @@ export class AgentSession implements LoopHost {
   private followUp: UserMessage[] = [];
   private run: Run | undefined;
   private retryWait: AbortController | undefined;
+  private compaction: AbortController | undefined;
   private permissionRequests = new Map<string, (approved: boolean) => void>();
   private nextPermissionId = 1;
   private listeners = new Set<(event: AgentEvent) => void>();
@@ -142,6 +147,7 @@ export class AgentSession implements LoopHost {
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
   async abort(): Promise<void> {
     const run = this.run;
+    this.compaction?.abort();
     this.clearQueues();
     if (!run) return;
     run.controller.abort();
@@ -291,9 +297,23 @@ export class AgentSession implements LoopHost {
     return null;
   }
 
+  /**
+   * Tokens the context holds. The provider's last usage is exact, but after a
+   * compaction the kept assistant messages still report the old, larger size,
+   * so until a new answer arrives everything is estimated.
+   */
+  contextTokens(): number {
+    const first = this.context[0];
+    if (first?.role === "compactionSummary") {
+      const fresh = this.context.some((m) => m.role === "assistant" && m.timestamp > first.timestamp && m.stopReason !== "error" && m.stopReason !== "aborted");
+      if (!fresh) return this.context.reduce((n, m) => n + estimateMessageTokens(m), 0);
+    }
+    return estimateContextTokens(this.context);
+  }
+
   contextUsage(): { tokens: number; contextWindow: number; percent: number } | null {
     if (!this.model) return null;
-    const tokens = estimateContextTokens(this.context);
+    const tokens = this.contextTokens();
     const contextWindow = this.model.contextWindow;
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 10000) / 100 };
   }
@@ -364,6 +384,198 @@ export class AgentSession implements LoopHost {
     return AbortSignal.any([turn, this.retryWait.signal]);
   }
 
+  // ----- sessions -----
+
+  newSession(parentSession?: string): { cancelled: boolean } {
+    if (this.run) throw new CommandError("Cannot start a new session while the agent is streaming; abort first or pass background:true.");
+    this.clearQueues();
+    this.store.close();
+    this.store = this.newStore(parentSession ?? (this.store.written ? this.store.path : undefined));
+    this.context = [];
+    return { cancelled: false };
+  }
+
+  async switchSession(target: { sessionId?: string; sessionPath?: string }): Promise<{ cancelled: boolean }> {
+    if (this.run) throw new CommandError("Cannot switch sessions while the agent is streaming; abort or wait for agent_end.");
+    const path = await this.locateSession(target);
+    const { store, warnings } = await SessionStore.open(path);
+    for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
+    this.clearQueues();
+    this.store.close();
+    this.store = store;
+    this.reloadContext(true);
+    return { cancelled: false };
+  }
+
+  /**
+   * Continues from an earlier entry; the old branch stays in the file. At a
+   * user message (Pi's fork) the leaf moves to just before it and its text is
+   * returned, so the host can offer it for editing.
+   */
+  branch(entryId: string): { text: string; cancelled: boolean } {
+    if (this.run) throw new CommandError("Cannot branch while the agent is streaming; abort or wait for agent_end.");
+    const entry = this.store.getEntry(entryId);
+    if (!entry) throw new CommandError(`Unknown entryId "${entryId}": no entry in session ${this.store.sessionId} has it`);
+    let text = "";
+    if (entry.type === "message" && entry.message.role === "user") {
+      text = userText(entry.message);
+      if (entry.parentId) this.store.branch(entry.parentId);
+      else this.store = this.rootBranch();
+    } else this.store.branch(entryId);
+    this.reloadContext(false);
+    return { text, cancelled: false };
+  }
+
+  /** The user messages on the current path, the points a host can branch from. */
+  branchMessages(): { messages: { entryId: string; text: string }[] } {
+    const messages = [];
+    for (const entry of this.store.pathToLeaf()) {
+      if (entry.type === "message" && entry.message.role === "user") messages.push({ entryId: entry.id, text: userText(entry.message) });
+    }
+    return { messages };
+  }
+
+  sessionStats() {
+    const count = (role: AgentMessage["role"]) => this.context.filter((m) => m.role === role).length;
+    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+    let cost = 0;
+    let toolCalls = 0;
+    for (const m of this.context) {
+      if (m.role !== "assistant") continue;
+      tokens.input += m.usage.input;
+      tokens.output += m.usage.output;
+      tokens.cacheRead += m.usage.cacheRead;
+      tokens.cacheWrite += m.usage.cacheWrite;
+      cost += m.usage.cost.total;
+      toolCalls += m.content.filter((c) => c.type === "toolCall").length;
+    }
+    tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
+    return {
+      sessionFile: this.store.path,
+      sessionId: this.store.sessionId,
+      userMessages: count("user"),
+      assistantMessages: count("assistant"),
+      toolCalls,
+      toolResults: count("toolResult"),
+      totalMessages: this.context.length,
+      tokens,
+      cost,
+    };
+  }
+
+  async exportHtml(outputPath?: string): Promise<{ path: string }> {
+    const path = resolve(this.cwd, outputPath ?? `nova-session-${this.store.sessionId.slice(0, 8)}.html`);
+    const html = exportHtml(
+      {
+        messages: this.context,
+        sessionId: this.store.sessionId,
+        name: this.store.name,
+        cwd: this.cwd,
+        model: this.model ? { provider: this.model.provider, modelId: this.model.id } : undefined,
+      },
+      { secrets: this.options.config.secrets },
+    );
+    await writeExport(path, html);
+    return { path };
+  }
+
+  // ----- compaction -----
+
+  /** Summarises the older part of the context into a compaction entry. */
+  async compact(customInstructions?: string): Promise<CompactionResult> {
+    if (this.run) throw new CommandError("Cannot compact while the agent is streaming; abort or wait for agent_end.");
+    return this.runCompaction("manual", customInstructions, new AbortController().signal);
+  }
+
+  async beforeRequest(signal: AbortSignal): Promise<void> {
+    if (!this.autoCompaction || !this.model) return;
+    const limit = this.model.contextWindow - this.options.config.compaction.reserveTokens;
+    if (this.contextTokens() <= limit) return;
+    await this.autoCompact("threshold", signal);
+  }
+
+  async onContextOverflow(signal: AbortSignal): Promise<boolean> {
+    if (!this.autoCompaction) return false;
+    return this.autoCompact("overflow", signal);
+  }
+
+  private async autoCompact(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
+    this.sink.emit({ type: "auto_compaction_start", reason });
+    try {
+      const result = await this.runCompaction(reason, undefined, signal);
+      this.sink.emit({ type: "auto_compaction_end", result, aborted: false, willRetry: reason === "overflow" });
+      return true;
+    } catch (error) {
+      const aborted = signal.aborted;
+      this.sink.emit({ type: "auto_compaction_end", aborted, willRetry: false, errorMessage: (error as Error).message });
+      return false;
+    }
+  }
+
+  private async runCompaction(
+    reason: "manual" | "threshold" | "overflow",
+    customInstructions: string | undefined,
+    outer: AbortSignal,
+  ): Promise<CompactionResult> {
+    if (this.isCompacting) throw new CommandError("A compaction is already running.");
+    const next = await this.buildRequest();
+    if (typeof next === "string") throw new CommandError(next);
+    const { items, previousSummary } = contextItems(this.store.pathToLeaf());
+    const cut = findCut(items, this.options.config.compaction.keepRecentTokens);
+    if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    const controller = new AbortController();
+    const signal = AbortSignal.any([outer, controller.signal]);
+    this.compaction = controller;
+    this.isCompacting = true;
+    const before = this.contextTokens();
+    try {
+      const summary = await summarize(next.provider, next.request, items.slice(0, cut).map((i) => i.message), previousSummary, customInstructions, signal);
+      if (signal.aborted) throw new CommandError("Compaction aborted");
+      const firstKeptEntryId = items[cut]?.entryId ?? "";
+      this.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before });
+      this.reloadContext(false);
+      const after = this.contextTokens();
+      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, tokensAfter: after };
+      this.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false });
+      return result;
+    } catch (error) {
+      const message = signal.aborted ? "Compaction aborted" : (error as Error).message;
+      this.sink.emit({ type: "compaction_end", reason, before, after: before, aborted: signal.aborted, errorMessage: message });
+      throw new CommandError(message);
+    } finally {
+      this.isCompacting = false;
+      this.compaction = undefined;
+    }
+  }
+
+  private reloadContext(restoreSettings: boolean): void {
+    const context = this.store.buildContext();
+    this.context = context.messages;
+    if (!restoreSettings) return;
+    const model = context.model && this.findModel(context.model.provider, context.model.modelId);
+    if (model) this.model = model;
+    if (context.thinkingLevel) this.thinkingLevel = this.clamp(context.thinkingLevel);
+  }
+
+  /** Branching before the first entry: a fresh file that remembers where it came from. */
+  private rootBranch(): SessionStore {
+    const parent = this.store.written ? this.store.path : undefined;
+    this.store.close();
+    return this.newStore(parent);
+  }
+
+  private async locateSession(target: { sessionId?: string; sessionPath?: string }): Promise<string> {
+    if (target.sessionPath) return resolve(this.cwd, target.sessionPath);
+    if (!target.sessionId) throw new CommandError("switch_session needs sessionId or sessionPath");
+    const suffix = `_${target.sessionId}.jsonl`;
+    const dir = this.options.sessionDir;
+    const inDir = dir ? (await readdir(dir).catch(() => [] as string[])).find((name) => name.endsWith(suffix)) : undefined;
+    if (dir && inDir) return join(dir, inDir);
+    const found = await findSessionById(join(this.options.config.novaHome, "sessions"), target.sessionId);
+    if (!found) throw new CommandError(`Session not found: ${target.sessionId}`);
+    return found;
+  }
+
   // ----- internals -----
 
   private start(initial: UserMessage[]): void {
@@ -407,8 +619,8 @@ export class AgentSession implements LoopHost {
     });
   }
 
-  private newStore(): SessionStore {
-    const options = { cwd: this.cwd };
+  private newStore(parentSession?: string): SessionStore {
+    const options = parentSession ? { cwd: this.cwd, parentSession } : { cwd: this.cwd };
     if (this.options.noSession) return SessionStore.inMemory(options);
     const dir = this.options.sessionDir ?? sessionDirFor(this.options.config.novaHome, this.cwd);
     return SessionStore.create(dir, { ...options, deferred: true });
@@ -421,6 +633,10 @@ function userMessage(text: string, images: ImageContent[]): UserMessage {
     content: images.length > 0 ? [{ type: "text", text }, ...images] : text,
     timestamp: Date.now(),
   };
+}
+
+function userText(message: AgentMessage): string {
+  return message.role === "user" ? textOf(message) : "";
 }
 
 function textOf(message: UserMessage): string {

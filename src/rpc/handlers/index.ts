@@ -3,10 +3,11 @@ import type { Dispatch } from "../server.ts";
 import type { HandlerContext } from "./context.ts";
 import { promptingHandlers } from "./prompting.ts";
 import { stateHandlers } from "./state.ts";
+import { sessionHandlers } from "./session.ts";
 
 export function createDispatch(context: HandlerContext): Dispatch {
   return {
-    commands: { ...promptingHandlers(context), ...stateHandlers(context) },
+    commands: { ...promptingHandlers(context), ...stateHandlers(context), ...sessionHandlers(context) },
     replies: {},
   };
 }

@@ -1,0 +1,110 @@
+/**
+ * Compaction: the older part of the conversation is summarised by a model
+ * call; recent messages (about `keepRecentTokens`) stay verbatim. The cut
+ * never falls between a tool call and its result, so the kept part always
+ * starts at a message the provider accepts first.
+ */
+import type { AgentMessage } from "./messages.ts";
+import type { SessionEntry } from "../session/index.ts";
+import type { Provider, ProviderRequest } from "../providers/types.ts";
+import { estimateMessageTokens, estimateTokens } from "./tokens.ts";
+
+export interface ContextItem {
+  entryId: string;
+  message: AgentMessage;
+}
+
+/** The entries behind the current context, after the newest compaction (whose summary comes first). */
+export function contextItems(path: readonly SessionEntry[]): { items: ContextItem[]; previousSummary?: string } {
+  let start = 0;
+  let previousSummary: string | undefined;
+  let compactionAt = -1;
+  path.forEach((entry, i) => {
+    if (entry.type === "compaction") compactionAt = i;
+  });
+  const items: ContextItem[] = [];
+  const push = (entry: SessionEntry) => {
+    if (entry.type === "message") items.push({ entryId: entry.id, message: entry.message });
+    else if (entry.type === "branch_summary") {
+      items.push({ entryId: entry.id, message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) } });
+    }
+  };
+  if (compactionAt >= 0) {
+    const compaction = path[compactionAt] as Extract<SessionEntry, { type: "compaction" }>;
+    previousSummary = compaction.summary;
+    const firstKept = path.findIndex((e, i) => i < compactionAt && e.id === compaction.firstKeptEntryId);
+    if (firstKept >= 0) path.slice(firstKept, compactionAt).forEach(push);
+    start = compactionAt + 1;
+  }
+  path.slice(start).forEach(push);
+  return { items, previousSummary };
+}
+
+/** Index of the first item to keep, or undefined when there is nothing older to summarise. */
+export function findCut(items: ContextItem[], keepRecentTokens: number): number | undefined {
+  let kept = 0;
+  let cut = items.length;
+  while (cut > 0 && kept < keepRecentTokens) {
+    cut--;
+    kept += estimateMessageTokens(items[cut].message);
+  }
+  // a tool result stays with the call it answers
+  while (cut > 0 && cut < items.length && items[cut].message.role === "toolResult") cut--;
+  return cut > 0 ? cut : undefined;
+}
+
+const SUMMARY_PROMPT = `You are summarising the earlier part of a coding session so that the work can continue without it.
+Write a compact, factual summary: the user's goals and constraints, decisions made, files read or changed (with paths),
+commands run and their outcomes, errors met and how they were resolved, and what remains to do. Keep identifiers,
+paths and numbers exact. Do not invent anything. Answer with the summary only.`;
+
+/** Asks the model for a summary of `messages`; throws with the provider's error when it fails. */
+export async function summarize(
+  provider: Provider,
+  base: ProviderRequest,
+  messages: AgentMessage[],
+  previousSummary: string | undefined,
+  customInstructions: string | undefined,
+  signal: AbortSignal,
+): Promise<string> {
+  let transcript = previousSummary ? `[Summary of what came before]\n${previousSummary}\n\n` : "";
+  transcript += messages.map(render).join("\n\n");
+  const ask = customInstructions ? `\n\nAdditional instructions: ${customInstructions}` : "";
+  const request: ProviderRequest = {
+    ...base,
+    systemPrompt: SUMMARY_PROMPT,
+    tools: [],
+    thinkingLevel: "off",
+    messages: [{ role: "user", content: `<conversation>\n${transcript}\n</conversation>\n\nSummarise the conversation above.${ask}`, timestamp: Date.now() }],
+  };
+  let text = "";
+  for await (const event of provider.stream(request, signal)) {
+    if (event.type === "text_delta") text += event.delta;
+    else if (event.type === "error") throw new Error(`Compaction failed: ${event.error.message}`);
+  }
+  if (signal.aborted) throw new Error("Compaction aborted");
+  if (!text.trim()) throw new Error("Compaction failed: the model returned an empty summary");
+  return text.trim();
+}
+
+const MAX_RENDERED = 4000;
+
+function render(message: AgentMessage): string {
+  const cap = (s: string) => (s.length > MAX_RENDERED ? `${s.slice(0, MAX_RENDERED)}… [${estimateTokens(s)} tokens cut]` : s);
+  switch (message.role) {
+    case "user":
+      return `[User]\n${cap(typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n"))}`;
+    case "assistant":
+      return `[Assistant]\n${message.content
+        .map((c) => (c.type === "text" ? c.text : c.type === "thinking" ? "" : `[tool call ${c.name}] ${cap(JSON.stringify(c.arguments))}`))
+        .filter(Boolean)
+        .join("\n")}`;
+    case "toolResult":
+      return `[Tool result: ${message.toolName}${message.isError ? ", error" : ""}]\n${cap(message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n"))}`;
+    case "bashExecution":
+      return `[User ran: ${message.command}] exit ${message.exitCode ?? "?"}\n${cap(message.output)}`;
+    case "compactionSummary":
+    case "branchSummary":
+      return `[Summary]\n${message.summary}`;
+  }
+}
