@@ -5,7 +5,8 @@
  * happens is reported through one sink.
  */
 import type { Config, ProviderEntry } from "../config/load.ts";
-import type { AgentMessage, ImageContent, UserMessage } from "./messages.ts";
+import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "./messages.ts";
+import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import type { Model, Provider, ProviderRequest, ThinkingLevel } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
@@ -65,6 +66,9 @@ export class AgentSession implements LoopHost {
   private run: Run | undefined;
   private retryWait: AbortController | undefined;
   private compaction: AbortController | undefined;
+  private userBash: AbortController | undefined;
+  /** bash output that waits for the running turn to end before it joins the context */
+  private pendingContext: AgentMessage[] = [];
   private permissionRequests = new Map<string, (approved: boolean) => void>();
   private nextPermissionId = 1;
   private listeners = new Set<(event: AgentEvent) => void>();
@@ -384,6 +388,50 @@ export class AgentSession implements LoopHost {
     return AbortSignal.any([turn, this.retryWait.signal]);
   }
 
+  // ----- the user's own shell commands -----
+
+  /**
+   * Runs a command the user typed (not the model): never gated by permission
+   * rules. Its output joins the context as a bashExecution message, which the
+   * model sees with the next prompt; during a turn it waits for the turn's end.
+   */
+  async bash(command: string, excludeFromContext = false) {
+    if (this.userBash) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
+    const controller = new AbortController();
+    this.userBash = controller;
+    try {
+      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false });
+      const message: BashExecutionMessage = {
+        role: "bashExecution",
+        command,
+        output: result.output,
+        exitCode: result.exitCode ?? undefined,
+        cancelled: result.cancelled,
+        truncated: result.truncated,
+        fullOutputPath: result.fullOutputPath,
+        timestamp: Date.now(),
+      };
+      if (!excludeFromContext) {
+        if (this.run) this.pendingContext.push(message);
+        else this.appendQuietly(message);
+      }
+      const { output, exitCode, cancelled, truncated, fullOutputPath } = message;
+      return { output, exitCode, cancelled, truncated, fullOutputPath };
+    } finally {
+      this.userBash = undefined;
+    }
+  }
+
+  abortBash(): void {
+    this.userBash?.abort();
+  }
+
+  /** Context that is not announced as an event (Pi sends none for bash output). */
+  private appendQuietly(message: AgentMessage): void {
+    this.store.append({ type: "message", message });
+    this.context.push(message);
+  }
+
   // ----- sessions -----
 
   newSession(parentSession?: string): { cancelled: boolean } {
@@ -592,6 +640,7 @@ export class AgentSession implements LoopHost {
   private afterRun(run: Run): void {
     if (this.run !== run) return;
     this.run = undefined;
+    for (const message of this.pendingContext.splice(0)) this.appendQuietly(message);
     if (run.controller.signal.aborted) this.clearQueues();
     const next = this.steering.length > 0 ? this.takeSteering() : this.takeFollowUp();
     if (next.length > 0) return this.start(next);

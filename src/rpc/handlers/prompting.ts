@@ -24,5 +24,7 @@ export function promptingHandlers({ session }: HandlerContext) {
     permission_response: (c: CommandOf<"permission_response">) => session.answerPermission(c.requestId, c.approved),
     clear_queue: () => session.clearQueues(),
     abort_retry: () => session.abortRetry(),
+    bash: (c: CommandOf<"bash">) => session.bash(c.command, c.excludeFromContext),
+    abort_bash: () => session.abortBash(),
   };
 }
