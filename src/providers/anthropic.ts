@@ -111,7 +111,7 @@ interface AnthropicEvent {
   type: string;
   index?: number;
   message?: { usage?: AnthropicUsage };
-  content_block?: { type: string; id?: string; name?: string; data?: string };
+  content_block?: { type: string; id?: string; name?: string; data?: string; text?: string; thinking?: string };
   delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string };
   usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
@@ -128,6 +128,8 @@ const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
 
 export async function* decodeAnthropic(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
   let stopReason: string | undefined;
+  // tool blocks whose input never streamed: a tool without parameters
+  const argless = new Set<number>();
   for await (const sse of parseSse(body)) {
     const event = JSON.parse(sse.data) as AnthropicEvent;
     const index = event.index ?? 0;
@@ -137,9 +139,15 @@ export async function* decodeAnthropic(body: ReadableStream<Uint8Array>): AsyncG
         break;
       case "content_block_start": {
         const block = event.content_block;
-        if (block?.type === "tool_use") yield { type: "toolcall_start", index, id: block.id ?? `toolu_${index}`, name: block.name ?? "" };
-        else if (block?.type === "redacted_thinking") {
+        if (block?.type === "tool_use") {
+          argless.add(index);
+          yield { type: "toolcall_start", index, id: block.id ?? `toolu_${index}`, name: block.name ?? "" };
+        } else if (block?.type === "redacted_thinking") {
           yield { type: "thinking_signature", index, signature: block.data ?? "", redacted: true };
+        } else if (block?.type === "text" && block.text) {
+          yield { type: "text_delta", index, delta: block.text };
+        } else if (block?.type === "thinking" && block.thinking) {
+          yield { type: "thinking_delta", index, delta: block.thinking };
         }
         break;
       }
@@ -150,10 +158,14 @@ export async function* decodeAnthropic(body: ReadableStream<Uint8Array>): AsyncG
         else if (delta.type === "signature_delta" && delta.signature) {
           yield { type: "thinking_signature", index, signature: delta.signature };
         } else if (delta.type === "input_json_delta" && delta.partial_json) {
+          argless.delete(index);
           yield { type: "toolcall_delta", index, delta: delta.partial_json };
         }
         break;
       }
+      case "content_block_stop":
+        if (argless.delete(index)) yield { type: "toolcall_args", index, arguments: {} };
+        break;
       case "message_delta":
         if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
         if (event.usage) yield { type: "usage", usage: anthropicUsage(event.usage) };

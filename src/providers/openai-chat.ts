@@ -102,6 +102,8 @@ interface ChatChunk {
 export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
   const blocks = new BlockIndexer();
   const toolIndex = new Map<number, number>();
+  // calls whose arguments never came: a tool without parameters
+  const argless = new Set<number>();
   let finish: string | undefined;
   for await (const sse of parseSse(body)) {
     if (sse.data === "[DONE]") break;
@@ -120,9 +122,13 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
       if (index === undefined) {
         index = blocks.standalone();
         toolIndex.set(key, index);
+        argless.add(index);
         yield { type: "toolcall_start", index, id: call.id || newToolCallId(), name: call.function?.name ?? "" };
       }
-      if (call.function?.arguments) yield { type: "toolcall_delta", index, delta: call.function.arguments };
+      if (call.function?.arguments) {
+        argless.delete(index);
+        yield { type: "toolcall_delta", index, delta: call.function.arguments };
+      }
     }
     if (choice.finish_reason) finish = choice.finish_reason;
   }
@@ -130,6 +136,7 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
   if (finish === "content_filter") {
     throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
   }
+  for (const index of argless) yield { type: "toolcall_args", index, arguments: {} };
   const toolUse = toolIndex.size > 0 || finish === "tool_calls" || finish === "function_call";
   yield { type: "stop", reason: finish === "length" ? "length" : toolUse ? "toolUse" : "stop" };
 }

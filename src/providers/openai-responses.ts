@@ -150,8 +150,10 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
         break;
       case "response.function_call_arguments.delta": {
         const block = blockFor(event, "function_call");
-        block.streamed = true;
-        if (event.delta) yield { type: "toolcall_delta", index: block.index, delta: event.delta };
+        if (event.delta) {
+          block.streamed = true;
+          yield { type: "toolcall_delta", index: block.index, delta: event.delta };
+        }
         break;
       }
       case "response.output_item.done": {
@@ -161,8 +163,10 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
           yield { type: "thinking_signature", index: block.index, signature: JSON.stringify(item) };
         } else if (item?.type === "message" && item.id) {
           yield { type: "text_signature", index: block.index, signature: item.id };
-        } else if (item?.type === "function_call" && !block.streamed && item.arguments) {
-          yield { type: "toolcall_delta", index: block.index, delta: item.arguments };
+        } else if (item?.type === "function_call" && !block.streamed) {
+          // arguments only in the final item, or none at all for a tool without parameters
+          if (item.arguments) yield { type: "toolcall_delta", index: block.index, delta: item.arguments };
+          else yield { type: "toolcall_args", index: block.index, arguments: {} };
         }
         break;
       }

@@ -142,3 +142,23 @@ describe("anthropic stream", () => {
     await expect(decode(body)).rejects.toThrow("refusal");
   });
 });
+
+describe("anthropic tool without parameters", () => {
+  test("a tool_use block with no input deltas gets empty arguments", async () => {
+    const events = await collect(
+      decodeAnthropic(
+        bodyOf(
+          sse("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "now", input: {} } }) +
+            sse("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: "" } }) +
+            sse("content_block_stop", { index: 0 }) +
+            sse("message_delta", { delta: { stop_reason: "tool_use" }, usage: { output_tokens: 3 } }) +
+            sse("message_stop", {}),
+        ),
+      ),
+    );
+    expect(events.slice(0, 2)).toEqual([
+      { type: "toolcall_start", index: 0, id: "toolu_1", name: "now" },
+      { type: "toolcall_args", index: 0, arguments: {} },
+    ]);
+  });
+});

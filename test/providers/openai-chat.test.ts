@@ -94,3 +94,17 @@ describe("openai-chat stream", () => {
     await expect(decode(chunk)).rejects.toThrow("content_filter");
   });
 });
+
+describe("openai-chat tool without parameters", () => {
+  test("a call whose arguments never arrive gets empty arguments before the stop", async () => {
+    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const events = await collect(
+      decodeChat(bodyOf(chunk({ tool_calls: [{ index: 0, id: "call_n", type: "function", function: { name: "now", arguments: "" } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n")),
+    );
+    expect(events).toEqual([
+      { type: "toolcall_start", index: 0, id: "call_n", name: "now" },
+      { type: "toolcall_args", index: 0, arguments: {} },
+      { type: "stop", reason: "toolUse" },
+    ]);
+  });
+});

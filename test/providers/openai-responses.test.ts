@@ -102,6 +102,25 @@ describe("openai-responses stream", () => {
     expect(result.blocks).toEqual([{ type: "toolCall", id: "call_1|fc_1", name: "read", args: { path: "x" } }]);
   });
 
+  test("a call with no arguments at all gets empty arguments", async () => {
+    const item = { type: "function_call", id: "fc_1", call_id: "call_1", name: "now", arguments: "" };
+    const events = await collect(
+      decodeResponses(
+        bodyOf(
+          sse("response.output_item.added", { output_index: 0, item }) +
+            sse("response.function_call_arguments.delta", { output_index: 0, delta: "" }) +
+            sse("response.output_item.done", { output_index: 0, item }) +
+            sse("response.completed", { response: { status: "completed" } }),
+        ),
+      ),
+    );
+    expect(events).toEqual([
+      { type: "toolcall_start", index: 0, id: "call_1|fc_1", name: "now" },
+      { type: "toolcall_args", index: 0, arguments: {} },
+      { type: "stop", reason: "toolUse" },
+    ]);
+  });
+
   test("response.failed is an error classified like any other", async () => {
     const body = sse("response.failed", { response: { status: "failed", error: { code: "rate_limit_exceeded", message: "Slow down" } } });
     await expect(decode(body)).rejects.toMatchObject({ error: { message: "Slow down", retryable: true } });
