@@ -122,15 +122,29 @@ export function describeProviderContract(target: ContractTarget) {
     });
 
     test("thinking then text", async () => {
-      model.reasoning = true;
       server.enqueue(target.fixture.thinking("Let me think… 🤔 step by step", "The answer is 4.", { chunkSize: 13 }));
-      const result = assemble(await stream({ thinkingLevel: "high" }));
-      model.reasoning = false;
+      const result = assemble(await stream({ model: { ...model, reasoning: true }, thinkingLevel: "high" }));
       expect(result.blocks.map((b) => (b.type === "thinking" ? ["thinking", b.thinking] : b.type === "text" ? ["text", b.text] : []))).toEqual([
         ["thinking", "Let me think… 🤔 step by step"],
         ["text", "The answer is 4."],
       ]);
       expect(result.stop).toBe("stop");
+    });
+
+    test("interleaved thinking, text and a tool call keep their order as separate blocks", async () => {
+      server.enqueue(
+        target.fixture.turn([{ thinking: "first thought" }, { text: "let me check" }, { thinking: "second thought" }, { toolCall: { name: "ls", args: { dir: "." } } }], {
+          chunkSize: 29,
+        }),
+      );
+      const result = assemble(await stream({ model: { ...model, reasoning: true }, thinkingLevel: "medium" }));
+      expect(result.blocks).toMatchObject([
+        { type: "thinking", thinking: "first thought" },
+        { type: "text", text: "let me check" },
+        { type: "thinking", thinking: "second thought" },
+        { type: "toolCall", name: "ls", args: { dir: "." } },
+      ]);
+      expect(result.stop).toBe("toolUse");
     });
 
     test("usage is reported", async () => {
