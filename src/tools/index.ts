@@ -1,11 +1,23 @@
-// TEMPORARY stand-in written by the lead to unblock loop tests; helper-2 replaces this file.
-import type { Tool } from "./types.ts";
-import { readTool } from "./read.ts";
-import { writeTool } from "./write.ts";
+/** The built-in tools, and the pieces of them other layers use (the user's own bash, image attachments). */
+import { createBashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
-import { lsTool } from "./ls.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
-export function builtinTools(_opts: { permissions: { ask: string[]; allow: string[]; deny: string[] } }): Tool[] {
-  return [readTool, writeTool, editTool, lsTool, findTool, grepTool];
+import { lsTool } from "./ls.ts";
+import type { PermissionRules } from "./permissions.ts";
+import { readTool } from "./read.ts";
+import type { Tool } from "./types.ts";
+import { viewImageTool } from "./view-image.ts";
+import { writeTool } from "./write.ts";
+import { zoomTool } from "./zoom.ts";
+
+export { createBashTool } from "./bash.ts";
+export { type ImageValidation, sniffImageType, validateImages } from "./images.ts";
+export { type PermissionRules, type Verdict, checkCommand } from "./permissions.ts";
+export { type ShellOptions, type ShellResult, runShell } from "./run-shell.ts";
+export { SharpUnavailableError, loadSharp } from "./sharp-loader.ts";
+export { type PermissionAsker, type Tool, type ToolContext, ToolError, type ToolResult } from "./types.ts";
+
+export function builtinTools(opts: { permissions: PermissionRules }): Tool[] {
+  return [readTool, writeTool, editTool, createBashTool(opts.permissions), grepTool, findTool, lsTool, viewImageTool, zoomTool];
 }
