@@ -123,7 +123,8 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
         toolUse = true;
         const index = blocks.standalone();
         yield { type: "toolcall_start", index, id: part.functionCall.id || newToolCallId(), name: part.functionCall.name ?? "" };
-        yield { type: "toolcall_args", index, arguments: part.functionCall.args ?? {}, thoughtSignature: part.thoughtSignature };
+        const signature = part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {};
+        yield { type: "toolcall_args", index, arguments: part.functionCall.args ?? {}, ...signature };
         continue;
       }
       const kind = part.thought ? "thinking" : "text";
