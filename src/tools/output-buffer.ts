@@ -50,8 +50,8 @@ export class OutputBuffer {
     const cutBytes = all.length > MAX_BYTES;
     let text = new TextDecoder().decode(cutBytes ? all.subarray(all.length - MAX_BYTES) : all);
     let truncated = this.total > all.length || cutBytes;
-    // A byte cut may land inside a line (or a character); start at the next whole line.
-    if (cutBytes) text = text.slice(text.indexOf("\n") + 1);
+    // A cut may land inside a line (or a character); start at the next whole line.
+    if (truncated) text = text.slice(text.indexOf("\n") + 1);
     text = text.replace(ANSI, "").replaceAll("\r\n", "\n");
     const lines = text.split("\n");
     const endsWithNewline = lines.at(-1) === "";

@@ -46,28 +46,13 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   };
   const env = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
 
-  let outputDone: Promise<unknown>;
-  let stopReading: () => void;
-  let proc: Subprocess;
-  if (opts.usePty) {
-    const { promise, resolve } = Promise.withResolvers<void>();
-    proc = Bun.spawn([shell(), "-c", command], {
-      cwd: opts.cwd,
-      env,
-      detached: true,
-      terminal: { cols: 200, rows: 50, data: (_t, data) => onData(data), exit: () => resolve() },
-    });
-    outputDone = promise;
-    stopReading = () => proc.terminal?.close();
-  } else {
-    const piped = Bun.spawn([shell(), "-c", command], { cwd: opts.cwd, env, detached: true, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    proc = piped;
-    const readers = [piped.stdout.getReader(), piped.stderr.getReader()];
-    outputDone = Promise.all(readers.map((r) => pump(r, onData)));
-    stopReading = () => {
-      for (const r of readers) r.cancel().catch(() => undefined);
-    };
+  let spawned: Spawned;
+  try {
+    spawned = spawnShell(command, opts, env, onData);
+  } catch (err) {
+    throw new Error(`cannot start ${shell()} in ${opts.cwd}: ${(err as Error).message}`);
   }
+  const { proc, outputDone, stopReading } = spawned;
 
   let cancelled = false;
   let timedOut = false;
@@ -111,6 +96,35 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     truncated,
     fullOutputPath: buffer.logPath,
     timedOut,
+  };
+}
+
+interface Spawned {
+  proc: Subprocess;
+  /** settles once the output has ended */
+  outputDone: Promise<unknown>;
+  stopReading: () => void;
+}
+
+function spawnShell(command: string, opts: ShellOptions, env: Record<string, string | undefined>, onData: (chunk: Uint8Array) => void): Spawned {
+  if (opts.usePty) {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const proc = Bun.spawn([shell(), "-c", command], {
+      cwd: opts.cwd,
+      env,
+      detached: true,
+      terminal: { cols: 200, rows: 50, data: (_t, data) => onData(data), exit: () => resolve() },
+    });
+    return { proc, outputDone: promise, stopReading: () => proc.terminal?.close() };
+  }
+  const proc = Bun.spawn([shell(), "-c", command], { cwd: opts.cwd, env, detached: true, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
+  return {
+    proc,
+    outputDone: Promise.all(readers.map((r) => pump(r, onData))),
+    stopReading: () => {
+      for (const r of readers) r.cancel().catch(() => undefined);
+    },
   };
 }
 

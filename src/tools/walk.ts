@@ -42,9 +42,9 @@ export async function walkTree(root: string, opts: WalkOptions, visit: (entry: W
   while (stack.length > 0) {
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
-      opts.signal?.throwIfAborted();
       sliceStart = performance.now();
     }
+    opts.signal?.throwIfAborted();
     const { abs, rel, layers } = stack.pop()!;
     let entries: Dirent[];
     try {

@@ -93,3 +93,10 @@ describe("runShell", () => {
     process.kill(bg, "SIGKILL");
   });
 });
+
+describe("runShell failures", () => {
+  test("a missing cwd is an error naming it", async () => {
+    const err = await runShell("true", { cwd: join(tmpdir(), "nova-no-such-dir-xyz") }).catch((e) => e);
+    expect(err.message).toContain("nova-no-such-dir-xyz");
+  });
+});
