@@ -6,7 +6,7 @@
  * exceptions), then the built-in patterns and `ask`.
  */
 import { homedir } from "node:os";
-import { basename, resolve, sep } from "node:path";
+import { basename, isAbsolute, resolve, sep } from "node:path";
 import { parseCommandLine, type SimpleCommand } from "./shell-words.ts";
 
 export interface PermissionRules {
@@ -29,6 +29,12 @@ interface View {
   dynamic: boolean[];
 }
 
+/** The session cwd, and where the line has `cd`-ed to by now (undefined once that is unknown). */
+interface Place {
+  root: string;
+  here: string | undefined;
+}
+
 interface Finding {
   /** index of the view the finding belongs to */
   depth: number;
@@ -39,11 +45,12 @@ export function checkCommand(command: string, rules: PermissionRules, cwd: strin
   const parsed = parseCommandLine(command);
   if (!parsed.ok) return { verdict: "ask", reason: `the command line could not be parsed (${parsed.error})` };
   const queue = [...parsed.commands];
+  const place: Place = { root: resolve(cwd), here: resolve(cwd) };
   let asked: Verdict | undefined;
   for (let n = 0; n < queue.length; n++) {
     if (n > 1000) return { verdict: "ask", reason: "the command line nests too deeply to check" };
     const cmd = queue[n]!;
-    const { views, findings, nested } = inspect(cmd, cwd);
+    const { views, findings, nested } = inspect(cmd, place);
     const nestedParse = nested.map((text) => parseCommandLine(text));
     for (const p of nestedParse) {
       if (p.ok) queue.push(...p.commands);
@@ -88,16 +95,17 @@ const SAFE_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/\d+)$/;
  * Peels wrappers off one simple command, collecting the views, the reasons to
  * ask, and command strings it will run (`bash -c`, `eval`, `find -exec`, `watch`).
  */
-function inspect(cmd: SimpleCommand, cwd: string): { views: View[]; findings: Finding[]; nested: string[] } {
+function inspect(cmd: SimpleCommand, place: Place): { views: View[]; findings: Finding[]; nested: string[] } {
   const views: View[] = [];
   const findings: Finding[] = [];
   const nested: string[] = [];
   for (const r of cmd.redirects) {
-    if (!/>/.test(r.op) || r.op.endsWith(">&")) continue;
+    // `>&2` duplicates a descriptor; `>& file` writes a file.
+    if (!r.op.includes(">") || (r.op.endsWith(">&") && /^(\d+|-)$/.test(r.target))) continue;
     // Redirects belong to the whole command line: no allow rule clears them.
     const reason = r.dynamic
       ? `it writes to a path only known when it runs (${r.op} ${r.target})`
-      : isOutside(r.target, cwd)
+      : isOutside(r.target, place)
         ? `it writes outside the working folder (${r.op} ${r.target})`
         : undefined;
     if (reason) findings.push({ depth: Number.NEGATIVE_INFINITY, reason });
@@ -140,7 +148,11 @@ function inspect(cmd: SimpleCommand, cwd: string): { views: View[]; findings: Fi
       take(1 + inner.skip);
       continue;
     }
-    const reason = builtinReason(name, args, argsDynamic, cwd);
+    if (name === "cd" || name === "pushd" || name === "popd") {
+      place.here = changeDirectory(place.here, name, args, argsDynamic);
+      break;
+    }
+    const reason = builtinReason(name, args, argsDynamic, place);
     if (reason) flag(reason);
     break;
   }
@@ -305,9 +317,9 @@ function operands(args: string[]): string[] {
   return out;
 }
 
-function builtinReason(name: string, args: string[], argsDynamic: boolean[], cwd: string): string | undefined {
+function builtinReason(name: string, args: string[], argsDynamic: boolean[], place: Place): string | undefined {
   const anyDynamic = argsDynamic.some(Boolean);
-  const outside = (paths: string[]) => paths.find((p) => isOutside(p, cwd));
+  const outside = (paths: string[]) => paths.find((p) => isOutside(p, place));
   switch (name) {
     case "rm": {
       if (hasOption(args, "rRf", ["--recursive", "--force"], 5)) return "rm is recursive or forced";
@@ -346,7 +358,7 @@ function builtinReason(name: string, args: string[], argsDynamic: boolean[], cwd
     case "ln":
     case "rsync": {
       const target = targetDirectory(args) ?? operands(args).at(-1);
-      return target !== undefined && isOutside(target, cwd) ? `${name} writes outside the working folder (${target})` : undefined;
+      return target !== undefined && isOutside(target, place) ? `${name} writes outside the working folder (${target})` : undefined;
     }
     default:
       if (POWER.has(name)) return `${name} stops the machine`;
@@ -386,12 +398,31 @@ function gitReason(args: string[], anyDynamic: boolean): string | undefined {
   }
 }
 
+/** Where `cd` leaves the line: later relative paths resolve there; undefined when it cannot be known. */
+function changeDirectory(here: string | undefined, name: string, args: string[], argsDynamic: boolean[]): string | undefined {
+  if (name === "popd" || argsDynamic.some(Boolean)) return undefined;
+  const target = operands(args)[0];
+  if (target === undefined) return name === "cd" ? homedir() : undefined;
+  if (target === "-" || /^[+-]\d+$/.test(target)) return undefined;
+  const expanded = expandHome(target);
+  if (isAbsolute(expanded)) return resolve(expanded);
+  return here === undefined ? undefined : resolve(here, expanded);
+}
+
+function expandHome(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return homedir() + path.slice(1);
+  // `~user` is some other home: outside the working folder, wherever it is.
+  return path.startsWith("~") ? "/" : path;
+}
+
 /** Whether a path written by a command lands outside the working folder; unknown values count as outside. */
-function isOutside(target: string, cwd: string): boolean {
+function isOutside(target: string, place: Place): boolean {
   if (SAFE_DEVICES.test(target)) return false;
   if (/[$`]/.test(target)) return true;
-  const expanded = target === "~" ? homedir() : target.startsWith("~/") ? homedir() + target.slice(1) : target.startsWith("~") ? "/" : target;
-  const full = resolve(cwd, expanded);
-  const root = resolve(cwd);
+  const expanded = expandHome(target);
+  if (!isAbsolute(expanded) && place.here === undefined) return true;
+  const full = resolve(place.here ?? place.root, expanded);
+  const root = place.root;
   return full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep);
 }

@@ -25,6 +25,9 @@ const plain: [string, Expect][] = [
   ["find . -name '*.ts'", "allow"],
   ["cat <<'EOF'\n$(shutdown now)\nEOF", "allow"],
   ["git push --follow-tags", "allow"],
+  ["cd src && touch new.ts", "allow"],
+  ["cd /etc && cat passwd", "allow"],
+  ["make 2>&1 >build.log", "allow"],
 ];
 
 /** Config rules and the built-in patterns, written plainly. */
@@ -128,6 +131,11 @@ const evasions: [string, Expect][] = [
   ["bash -c \"bash -c 'shutdown now'\"", "deny"],
   ["env shutdown now", "deny"],
   ["echo ${x:-$(shutdown now)}", "deny"],
+  ["echo x >& /etc/passwd", "ask"],
+  ["cd /etc && echo x > passwd", "ask"],
+  ["cd .. && touch x", "ask"],
+  ["cd $D; touch x", "ask"],
+  ["cd -; mkdir y", "ask"],
 ];
 
 describe("checkCommand", () => {
