@@ -52,7 +52,7 @@ export async function readLineWindow(path: string, opts: WindowOptions): Promise
         bytesTaken += size;
       }
     }
-    pieces = [];
+    if (pieces.length > 0) pieces = [];
     pieceBytes = 0;
     lineBytes = 0;
     lineNo++;

@@ -58,6 +58,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   let timedOut = false;
   let killTimer: Timer | undefined;
   const killGroup = () => {
+    if (killTimer) return;
     signalGroup(proc.pid, "SIGTERM");
     killTimer = setTimeout(() => signalGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
   };
