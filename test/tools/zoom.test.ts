@@ -97,6 +97,26 @@ describe("zoom", () => {
     expect(img.height).toBe(137);
   });
 
+  test("a result over 5 MiB is shrunk until it fits", async () => {
+    const side = 1400;
+    const noise = Buffer.alloc(side * side * 3);
+    // xorshift32: noise that PNG cannot compress, from a fixed seed
+    let state = 2463534242;
+    for (let i = 0; i < noise.length; i++) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      noise[i] = state & 0xff;
+    }
+    await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toFile(join(dir, "noise.png"));
+    const result = await zoom({ path: "noise.png", x: 0, y: 0, width: side, height: side });
+    const image = result.content[1] as ImageContent;
+    expect(Buffer.from(image.data, "base64").length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const img = await decoded(result);
+    expect(img.width).toBeLessThan(side);
+    expect(img.width).toBe(img.height);
+  });
+
   test("JPEG and WebP sources", async () => {
     const jpeg = await decoded(await zoom({ path: "q.jpg", x: 20, y: 20, width: 128, height: 128 }));
     expect([jpeg.width, jpeg.height]).toEqual([1024, 1024]);
