@@ -3,16 +3,18 @@
  * read as bytes, skipped when binary, and searched with one global regex over
  * its text so the engine does the scanning; only matching lines become strings.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool } from "./define.ts";
-import { GREP_MAX_LINE_CHARS, MAX_BYTES, cutLine, hasNulByte } from "./limits.ts";
+import { GREP_MAX_LINE_CHARS, MAX_BYTES, SNIFF_BYTES, cutLine, formatBytes, hasNulByte } from "./limits.ts";
 import { resolvePath, statPath } from "./paths.ts";
 import { ToolError } from "./types.ts";
 import { walkTree } from "./walk.ts";
 
 const DEFAULT_LIMIT = 100;
+/** Bigger files are left out rather than turned into one huge string. */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 const schema = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression (or plain text with literal: true)"),
@@ -68,6 +70,7 @@ class Search {
   private matches = 0;
   private files = 0;
   private cut: "limit" | "bytes" | undefined;
+  private readonly skipped: string[] = [];
 
   constructor(
     private readonly regex: RegExp,
@@ -77,13 +80,8 @@ class Search {
 
   /** Searches one file; returns true once the search is full. */
   file(abs: string, rel: string): boolean {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(abs);
-    } catch {
-      return false;
-    }
-    if (hasNulByte(bytes)) return false;
+    const bytes = this.readText(abs, rel);
+    if (!bytes) return false;
     let text = bytes.toString("utf8");
     if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
     const hits = this.matchingLines(text);
@@ -92,6 +90,37 @@ class Search {
       this.emit(text, rel, hits);
     }
     return this.cut !== undefined;
+  }
+
+  /** The file's bytes, or undefined when it is unreadable, binary (judged by its first bytes, before reading the rest) or too big. */
+  private readText(abs: string, rel: string): Buffer | undefined {
+    let fd: number;
+    try {
+      fd = openSync(abs, "r");
+    } catch {
+      return undefined;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_FILE_BYTES) {
+        this.skipped.push(`${rel} (${formatBytes(size)})`);
+        return undefined;
+      }
+      const bytes = Buffer.allocUnsafe(size);
+      const head = readSync(fd, bytes, 0, Math.min(size, SNIFF_BYTES), 0);
+      if (hasNulByte(bytes.subarray(0, head))) return undefined;
+      let got = head;
+      while (got < size) {
+        const n = readSync(fd, bytes, got, size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      return bytes.subarray(0, got);
+    } catch {
+      return undefined;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Start offsets and numbers of matching lines, at most what the limit still allows. */
@@ -156,18 +185,19 @@ class Search {
   }
 
   result(pattern: string) {
-    if (this.matches === 0) return { content: [{ type: "text" as const, text: `No matches for ${pattern}` }], details: { matches: 0 } };
-    const note =
-      this.cut === "limit"
-        ? `\n\n[Stopped at ${this.limit} matches; use limit=${this.limit * 2}, a narrower pattern, path or glob for more.]`
-        : this.cut === "bytes"
-          ? `\n\n[Stopped at ${MAX_BYTES / 1024} KB of output; use a narrower pattern, path or glob.]`
-          : "";
+    const notes: string[] = [];
+    if (this.cut === "limit") notes.push(`[Stopped at ${this.limit} matches; use limit=${this.limit * 2}, a narrower pattern, path or glob for more.]`);
+    if (this.cut === "bytes") notes.push(`[Stopped at ${MAX_BYTES / 1024} KB of output; use a narrower pattern, path or glob.]`);
+    if (this.skipped.length > 0) {
+      notes.push(`[Not searched, over ${formatBytes(MAX_FILE_BYTES)}: ${this.skipped.slice(0, 5).join(", ")}${this.skipped.length > 5 ? ", …" : ""}]`);
+    }
+    const body = this.matches === 0 ? `No matches for ${pattern}` : this.out.join("\n");
     return {
-      content: [{ type: "text" as const, text: this.out.join("\n") + note }],
+      content: [{ type: "text" as const, text: [body, ...notes].join("\n\n") }],
       details: { matches: this.matches, files: this.files, truncated: this.cut !== undefined },
     };
   }
+
 }
 
 function nextLine(text: string, pos: number): number {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { grepTool } from "../../src/tools/grep.ts";
@@ -52,6 +52,13 @@ describe("grep", () => {
     expect(out.split("\n").slice(0, 2)).toEqual(["ctx.txt:3: hit 3", "ctx.txt:5: hit 5"]);
     expect(out).toContain("Stopped at 2 matches");
     expect(text(await run({ pattern: "^hit", path: "ctx.txt", limit: 3 }))).not.toContain("Stopped");
+  });
+
+  test("files over 100 MB are left out and named", async () => {
+    await makeTree(dir, { "huge2/small.txt": "findme\n", "huge2/big.log": "findme\n" });
+    await truncate(join(dir, "huge2/big.log"), 101 * 1024 * 1024);
+    const out = text(await run({ pattern: "findme", path: "huge2" }));
+    expect(out).toBe("small.txt:1: findme\n\n[Not searched, over 100.0 MB: big.log (101.0 MB)]");
   });
 
   test("a bad regex is an error that suggests literal", async () => {
