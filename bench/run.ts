@@ -6,10 +6,12 @@ import { existsSync } from "node:fs";
 import { NOVA, ROOT } from "./lib.ts";
 import { benchStartup } from "./startup.ts";
 import { benchFraming } from "./framing.ts";
+import { benchRelay } from "./relay.ts";
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: () => benchStartup(),
   framing: () => benchFraming(),
+  relay: () => benchRelay(),
 };
 
 const chosen = process.argv.slice(2);

@@ -14,7 +14,7 @@ export function toFrame(event: AgentEvent, snapshots: boolean): object {
   }
   return {
     type: "message_update",
-    message: { role: "assistant", api: message.api, provider: message.provider, model: message.model },
+    message: { role: "assistant", provider: message.provider, model: message.model },
     assistantMessageEvent,
   };
 }

@@ -35,7 +35,7 @@ describe.each(apis)("agent loop over %s", (api) => {
     expect(deltas).toBe("Hello there, host!");
     // light header by default: no content repeated per delta
     const update = frames.find((f) => f.type === "message_update")!;
-    expect(update.message).toEqual({ role: "assistant", api, provider: "test", model: "m1" });
+    expect(update.message).toEqual({ role: "assistant", provider: "test", model: "m1" });
     const end = frames.find((f) => f.type === "agent_end")!;
     expect(end.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
     expect(end.messages[1].content).toMatchObject([{ type: "text", text: "Hello there, host!" }]);

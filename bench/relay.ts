@@ -1,0 +1,108 @@
+/**
+ * Event relay cost: a scripted answer of N text deltas streamed through nova
+ * to stdout, from prompt to agent_end: wall time, CPU time and bytes written,
+ * against a compiled minimal relay of the same stream (bench/baseline/relay.ts).
+ * Also nova with --message-snapshots (Pi's cost model) and nova's idle RSS
+ * after the prompt.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compile, env, NOVA, ratio, ROOT, TMP } from "./lib.ts";
+import { startProviderServer } from "../test/support/provider-server.ts";
+import { fixtures } from "../test/support/fixtures/index.ts";
+
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+function rssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+}
+
+interface Run {
+  ms: number;
+  cpuMs: number;
+  bytes: number;
+  idleRssKb?: number;
+}
+
+async function measure(cmd: string[], input: string | undefined, done: string): Promise<Run> {
+  const proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: env() });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  const until = async (needle: string) => {
+    for (;;) {
+      const { value, done: end } = await reader.read();
+      if (end) throw new Error(`stream ended before ${needle}`);
+      bytes += value.length;
+      text += decoder.decode(value, { stream: true });
+      const at = text.indexOf(needle);
+      if (at >= 0) {
+        text = text.slice(at + needle.length);
+        return;
+      }
+      text = text.slice(-needle.length);
+    }
+  };
+  if (input !== undefined) await until('"ready"');
+  bytes = 0;
+  const cpu0 = cpuMs(proc.pid);
+  const start = performance.now();
+  if (input !== undefined) {
+    proc.stdin.write(input);
+    proc.stdin.flush();
+  }
+  await until(done);
+  const run: Run = { ms: performance.now() - start, cpuMs: cpuMs(proc.pid) - cpu0, bytes };
+  if (input !== undefined) {
+    await until('"agent_settled"');
+    Bun.gc(true);
+    run.idleRssKb = rssKb(proc.pid);
+  }
+  proc.stdin.end();
+  proc.kill();
+  await proc.exited;
+  return run;
+}
+
+export async function benchRelay(deltas = 20000) {
+  const server = await startProviderServer();
+  mkdirSync(TMP, { recursive: true });
+  const config = join(TMP, "relay-config.yml");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      defaultModel: "bench/m",
+      providers: { bench: { api: "openai-chat", baseUrl: `${server.url}/v1`, models: [{ id: "m" }] } },
+    }),
+  );
+  const answer = "abcd".repeat(deltas);
+  // 16 KiB chunks: the scripted server pauses between chunks, which would dominate the timing
+  const script = () => fixtures.openaiChat.text(answer, { fragment: 4, chunkSize: 16384 });
+  const baseline = await compile(`${ROOT}/bench/baseline/relay.ts`, "baseline-relay");
+  const prompt = JSON.stringify({ id: "p", type: "prompt", message: "go" }) + "\n";
+  const novaArgs = [NOVA, "--no-session", "--config", config];
+
+  server.enqueue(script());
+  const base = await measure([baseline, `${server.url}/v1/chat/completions`], undefined, '"agent_end"');
+  server.enqueue(script());
+  const nova = await measure(novaArgs, prompt, '"agent_end"');
+  server.enqueue(script());
+  const snapshots = await measure([...novaArgs, "--message-snapshots"], prompt, '"agent_end"');
+  await server.close();
+  return {
+    deltas,
+    "nova ms / CPU ms / bytes": `${nova.ms.toFixed(0)} / ${nova.cpuMs} / ${nova.bytes}`,
+    "baseline relay ms / CPU ms / bytes": `${base.ms.toFixed(0)} / ${base.cpuMs} / ${base.bytes}`,
+    "time ratio nova/baseline": ratio(nova.ms, base.ms),
+    "CPU ratio nova/baseline": ratio(Math.max(nova.cpuMs, TICK_MS), Math.max(base.cpuMs, TICK_MS)),
+    "bytes per delta nova (default)": (nova.bytes / deltas).toFixed(1),
+    "bytes per delta nova --message-snapshots": (snapshots.bytes / deltas).toFixed(1),
+    "nova idle RSS after the prompt MiB": ((nova.idleRssKb ?? 0) / 1024).toFixed(1),
+  };
+}
