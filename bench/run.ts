@@ -7,11 +7,13 @@ import { NOVA, ROOT } from "./lib.ts";
 import { benchStartup } from "./startup.ts";
 import { benchFraming } from "./framing.ts";
 import { benchRelay } from "./relay.ts";
+import { benchGrep } from "./grep.ts";
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: () => benchStartup(),
   framing: () => benchFraming(),
   relay: () => benchRelay(),
+  grep: () => benchGrep(),
 };
 
 const chosen = process.argv.slice(2);
