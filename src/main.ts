@@ -49,9 +49,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const writer = claimStdout();
-  const { AgentSession } = await import("./agent/session.ts");
+  const { Conversations } = await import("./agent/conversations.ts");
   const { runRpcMode } = await import("./rpc/mode.ts");
-  const session = new AgentSession({
+  const conversations = new Conversations({
     config,
     cwd,
     mode: args.mode,
@@ -61,8 +61,8 @@ async function main(argv: string[]): Promise<number> {
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
-  });
-  return runRpcMode(session, writer, { messageSnapshots: args.messageSnapshots });
+  }, config.session.backgroundLimit);
+  return runRpcMode(conversations, writer, { messageSnapshots: args.messageSnapshots });
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

@@ -527,6 +527,33 @@ export class AgentSession implements LoopHost {
     return { path };
   }
 
+  /**
+   * Summarises this session into a new one that continues the work: the new
+   * session starts with the summary (a branch_summary entry pointing back here).
+   */
+  async handoff(customInstructions?: string) {
+    if (this.run) throw new CommandError("Cannot hand off while the agent is streaming; abort or wait for agent_end.");
+    if (this.context.length === 0) throw new CommandError("Nothing to hand off: the session has no messages.");
+    const next = await this.buildRequest();
+    if (typeof next === "string") throw new CommandError(next);
+    const controller = new AbortController();
+    this.compaction = controller;
+    let summary: string;
+    try {
+      const ask = "Write it as a handoff: the next session starts from this summary alone and must be able to continue the work." + (customInstructions ? ` ${customInstructions}` : "");
+      summary = await summarize(next.provider, next.request, this.context, undefined, ask, controller.signal);
+    } catch (error) {
+      throw new CommandError(controller.signal.aborted ? "Handoff aborted" : (error as Error).message.replace(/^Compaction/, "Handoff"));
+    } finally {
+      this.compaction = undefined;
+    }
+    const fromId = this.store.sessionId;
+    this.newSession();
+    this.store.append({ type: "branch_summary", fromId, summary });
+    this.reloadContext(false);
+    return { cancelled: false, sessionId: this.store.sessionId, sessionFile: this.store.path, parentSession: this.store.header.parentSession, summary };
+  }
+
   // ----- compaction -----
 
   /** Summarises the older part of the context into a compaction entry. */

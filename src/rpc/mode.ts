@@ -4,23 +4,23 @@
  * one-shot works) while nothing can answer a request any more; SIGTERM/SIGINT
  * abort at once. Either way every agent_start gets its agent_end before exit.
  */
-import type { AgentSession } from "../agent/session.ts";
+import type { Conversations } from "../agent/conversations.ts";
 import { createDispatch } from "./handlers/index.ts";
+import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "./writer.ts";
 
-export async function runRpcMode(session: AgentSession, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
+export async function runRpcMode(conversations: Conversations, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
   const snapshots = options.messageSnapshots;
-  session.subscribe((event) => writer.send(toFrame(event, snapshots)));
-  session.setFlowControl(() => writer.drained());
-  const server = new RpcServer(writer, createDispatch({ session }));
+  conversations.onEvent((event) => writer.send(toFrame(event, snapshots)), () => writer.drained());
+  const server = new RpcServer(writer, createDispatch(new HandlerContext(conversations)));
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await session.abort();
+    await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
     await finish(writer);
     process.exit(0);
   };
@@ -29,8 +29,9 @@ export async function runRpcMode(session: AgentSession, writer: FrameWriter, opt
 
   writer.send({ type: "ready" });
   await server.serve(Bun.stdin.stream());
+  const session = conversations.current;
   session.denyPendingPermissions();
-  await session.waitForIdle();
+  await Promise.all([session.waitForIdle(), conversations.stopAll()]);
   await finish(writer);
   return 0;
 }

@@ -12,19 +12,19 @@ function images(list: unknown[] | undefined): ImageContent[] {
   return result.images;
 }
 
-export function promptingHandlers({ session }: HandlerContext) {
+export function promptingHandlers(ctx: HandlerContext) {
   return {
     prompt: (c: CommandOf<"prompt">) => {
-      session.prompt(c.message, images(c.images), c.streamingBehavior);
+      ctx.session.prompt(c.message, images(c.images), c.streamingBehavior);
     },
-    steer: (c: CommandOf<"steer">) => session.steer(c.message, images(c.images)),
-    follow_up: (c: CommandOf<"follow_up">) => session.followUpMessage(c.message, images(c.images)),
-    abort: () => session.abort(),
-    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => session.abortAndPrompt(c.message, images(c.images)),
-    permission_response: (c: CommandOf<"permission_response">) => session.answerPermission(c.requestId, c.approved),
-    clear_queue: () => session.clearQueues(),
-    abort_retry: () => session.abortRetry(),
-    bash: (c: CommandOf<"bash">) => session.bash(c.command, c.excludeFromContext),
-    abort_bash: () => session.abortBash(),
+    steer: (c: CommandOf<"steer">) => ctx.session.steer(c.message, images(c.images)),
+    follow_up: (c: CommandOf<"follow_up">) => ctx.session.followUpMessage(c.message, images(c.images)),
+    abort: () => ctx.session.abort(),
+    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => ctx.session.abortAndPrompt(c.message, images(c.images)),
+    permission_response: (c: CommandOf<"permission_response">) => ctx.session.answerPermission(c.requestId, c.approved),
+    clear_queue: () => ctx.session.clearQueues(),
+    abort_retry: () => ctx.session.abortRetry(),
+    bash: (c: CommandOf<"bash">) => ctx.session.bash(c.command, c.excludeFromContext),
+    abort_bash: () => ctx.session.abortBash(),
   };
 }

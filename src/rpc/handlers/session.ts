@@ -2,19 +2,23 @@
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
 
-export function sessionHandlers({ session }: HandlerContext) {
+export function sessionHandlers(ctx: HandlerContext) {
   return {
     new_session: (c: CommandOf<"new_session">) => {
       if (c.background && c.parentSession) throw new Error("background and parentSession cannot be combined");
-      return session.newSession(c.parentSession);
+      if (c.background) return ctx.conversations.newInBackground();
+      return ctx.session.newSession(c.parentSession);
     },
-    switch_session: (c: CommandOf<"switch_session">) => session.switchSession(c),
-    branch: (c: CommandOf<"branch">) => session.branch(c.entryId),
-    fork: (c: CommandOf<"fork">) => session.branch(c.entryId),
-    get_branch_messages: () => session.branchMessages(),
-    get_fork_messages: () => session.branchMessages(),
-    get_session_stats: () => session.sessionStats(),
-    export_html: (c: CommandOf<"export_html">) => session.exportHtml(c.outputPath),
-    compact: (c: CommandOf<"compact">) => session.compact(c.customInstructions),
+    switch_session: (c: CommandOf<"switch_session">) => ctx.conversations.reattach(c) ?? ctx.session.switchSession(c),
+    get_background_sessions: () => ctx.conversations.list(),
+    cancel_background_session: (c: CommandOf<"cancel_background_session">) => ctx.conversations.cancel(c.sessionId),
+    handoff: (c: CommandOf<"handoff">) => ctx.session.handoff(c.customInstructions),
+    branch: (c: CommandOf<"branch">) => ctx.session.branch(c.entryId),
+    fork: (c: CommandOf<"fork">) => ctx.session.branch(c.entryId),
+    get_branch_messages: () => ctx.session.branchMessages(),
+    get_fork_messages: () => ctx.session.branchMessages(),
+    get_session_stats: () => ctx.session.sessionStats(),
+    export_html: (c: CommandOf<"export_html">) => ctx.session.exportHtml(c.outputPath),
+    compact: (c: CommandOf<"compact">) => ctx.session.compact(c.customInstructions),
   };
 }

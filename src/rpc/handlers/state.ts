@@ -2,59 +2,59 @@
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
 
-export function stateHandlers({ session }: HandlerContext) {
+export function stateHandlers(ctx: HandlerContext) {
   return {
     get_state: async () => {
-      const pending = session.pendingMessageCount;
+      const pending = ctx.session.pendingMessageCount;
       return {
-        model: session.model ?? null,
-        thinkingLevel: session.thinkingLevel,
-        isStreaming: session.isStreaming,
-        isCompacting: session.isCompacting,
-        steeringMode: session.steeringMode,
-        followUpMode: session.followUpMode,
-        interruptMode: session.interruptMode,
-        sessionFile: session.store.path,
-        sessionId: session.store.sessionId,
-        sessionName: session.store.name,
-        autoCompactionEnabled: session.autoCompaction,
-        autoRetryEnabled: session.autoRetry,
-        messageCount: session.messages().length,
+        model: ctx.session.model ?? null,
+        thinkingLevel: ctx.session.thinkingLevel,
+        isStreaming: ctx.session.isStreaming,
+        isCompacting: ctx.session.isCompacting,
+        steeringMode: ctx.session.steeringMode,
+        followUpMode: ctx.session.followUpMode,
+        interruptMode: ctx.session.interruptMode,
+        sessionFile: ctx.session.store.path,
+        sessionId: ctx.session.store.sessionId,
+        sessionName: ctx.session.store.name,
+        autoCompactionEnabled: ctx.session.autoCompaction,
+        autoRetryEnabled: ctx.session.autoRetry,
+        messageCount: ctx.session.messages().length,
         pendingMessageCount: pending,
         queuedMessageCount: pending,
         todoPhases: [],
-        systemPrompt: [await session.systemPrompt()],
-        dumpTools: session.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-        contextUsage: session.contextUsage(),
+        systemPrompt: [await ctx.session.systemPrompt()],
+        dumpTools: ctx.session.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+        contextUsage: ctx.session.contextUsage(),
       };
     },
-    get_messages: () => ({ messages: session.messages() }),
-    get_last_assistant_text: () => ({ text: session.lastAssistantText() }),
+    get_messages: () => ({ messages: ctx.session.messages() }),
+    get_last_assistant_text: () => ({ text: ctx.session.lastAssistantText() }),
     get_commands: () => ({ commands: [] }),
     get_available_commands: () => ({ commands: [] }),
-    get_available_models: () => ({ models: session.models }),
-    set_model: (c: CommandOf<"set_model">) => session.setModel(c.provider, c.modelId),
-    cycle_model: () => session.cycleModel(),
+    get_available_models: () => ({ models: ctx.session.models }),
+    set_model: (c: CommandOf<"set_model">) => ctx.session.setModel(c.provider, c.modelId),
+    cycle_model: () => ctx.session.cycleModel(),
     set_thinking_level: (c: CommandOf<"set_thinking_level">) => {
-      session.setThinkingLevel(c.level);
+      ctx.session.setThinkingLevel(c.level);
     },
-    cycle_thinking_level: () => session.cycleThinkingLevel(),
-    get_available_thinking_levels: () => ({ levels: session.availableThinkingLevels() }),
+    cycle_thinking_level: () => ctx.session.cycleThinkingLevel(),
+    get_available_thinking_levels: () => ({ levels: ctx.session.availableThinkingLevels() }),
     set_steering_mode: (c: CommandOf<"set_steering_mode">) => {
-      session.steeringMode = c.mode;
+      ctx.session.steeringMode = c.mode;
     },
     set_follow_up_mode: (c: CommandOf<"set_follow_up_mode">) => {
-      session.followUpMode = c.mode;
+      ctx.session.followUpMode = c.mode;
     },
     set_interrupt_mode: (c: CommandOf<"set_interrupt_mode">) => {
-      session.interruptMode = c.mode;
+      ctx.session.interruptMode = c.mode;
     },
     set_auto_compaction: (c: CommandOf<"set_auto_compaction">) => {
-      session.autoCompaction = c.enabled;
+      ctx.session.autoCompaction = c.enabled;
     },
     set_auto_retry: (c: CommandOf<"set_auto_retry">) => {
-      session.autoRetry = c.enabled;
+      ctx.session.autoRetry = c.enabled;
     },
-    set_session_name: (c: CommandOf<"set_session_name">) => session.setSessionName(c.name),
+    set_session_name: (c: CommandOf<"set_session_name">) => ctx.session.setSessionName(c.name),
   };
 }
