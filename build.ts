@@ -1,42 +1,91 @@
 /**
- * Builds the nova executable: `bun run build` → dist/nova for this machine.
+ * Builds the nova executable.
+ *
+ *   bun run build                → dist/nova for this machine
+ *   bun run build --all          → dist/<target>/nova[.exe] + .sha256 for every target
+ *
+ * Everything a cross-build needs (other targets' Bun runtimes, sharp's native
+ * packages) comes from the npm registry as packages (build/npm-fetch.ts).
  * Version, target and commit are baked in so `nova --version` can tell them.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fetchPackages } from "./build/npm-fetch.ts";
+import { type SharpNative, sharpNativePlugin } from "./build/sharp-plugin.ts";
+import { TARGETS, type Target, hostTarget } from "./build/targets.ts";
 import pkg from "./package.json" with { type: "json" };
-
-const hostTarget = `bun-${process.platform}-${process.arch}`;
+import sharpPackage from "sharp/package.json" with { type: "json" };
 
 function commit(): string {
   const result = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stderr: "ignore" });
   return result.success ? result.stdout.toString().trim() : "unknown";
 }
 
-export async function buildExecutable(options: { target?: string; outfile?: string } = {}): Promise<string> {
-  const target = options.target ?? hostTarget;
-  const outfile = options.outfile ?? "dist/nova";
-  mkdirSync("dist", { recursive: true });
-  const info = { version: pkg.version, target: target.replace(/^bun-/, ""), commit: commit() };
+/** The installed host packages: `bun run build` works offline with what `bun install` put there. */
+export function installedSharp(target: Target): SharpNative {
+  const names = [`@img/sharp-${target.sharp}`, `@img/sharp-libvips-${target.sharp}`];
+  return { images: true, platform: target.sharp, packageDirs: Object.fromEntries(names.map((n) => [n, dirname(realpathSync(require.resolve(`${n}/package.json`)))])) };
+}
+
+function fetchedSharp(target: Target): SharpNative {
+  const versions = sharpPackage.optionalDependencies as Record<string, string>;
+  const names = [`@img/sharp-${target.sharp}`, `@img/sharp-libvips-${target.sharp}`].filter((n) => versions[n]);
+  const dirs = fetchPackages(names.map((name) => ({ name, version: versions[name] })));
+  return { images: true, platform: target.sharp, packageDirs: Object.fromEntries(names.map((n, i) => [n, dirs[i]])) };
+}
+
+export interface BuildOptions {
+  target: Target;
+  outfile: string;
+  sharp: SharpNative;
+  /** a Bun runtime for the target; the running Bun when absent */
+  executablePath?: string;
+}
+
+export async function buildExecutable(options: BuildOptions): Promise<string> {
+  mkdirSync(dirname(options.outfile), { recursive: true });
+  const info = { version: pkg.version, target: options.target.name, commit: commit() };
   const result = await Bun.build({
     entrypoints: ["src/main.ts"],
     minify: true,
     sourcemap: "none",
     define: { NOVA_BUILD: JSON.stringify(info) },
+    plugins: [sharpNativePlugin(options.sharp)],
     compile: {
-      target: target as Bun.Build.Target,
-      outfile,
+      target: options.target.bun,
+      outfile: options.outfile,
+      ...(options.executablePath ? { executablePath: options.executablePath } : {}),
       autoloadDotenv: false,
       autoloadBunfig: false,
     },
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
-    throw new Error(`build failed for ${target}`);
+    throw new Error(`build failed for ${options.target.name}`);
   }
-  return outfile;
+  return options.outfile;
+}
+
+/** Every target into dist/<target>/, each next to its SHA-256 in `sha256sum` format. */
+async function buildAll(): Promise<void> {
+  const host = hostTarget();
+  const runtimes = fetchPackages(TARGETS.filter((t) => t !== host).map((t) => ({ name: t.runtimePackage, version: Bun.version })));
+  let next = 0;
+  for (const target of TARGETS) {
+    const executablePath = target === host ? undefined : join(runtimes[next++], "bin", target.name.startsWith("windows") ? "bun.exe" : "bun");
+    const outfile = join("dist", target.name, target.exe);
+    await buildExecutable({ target, outfile, sharp: fetchedSharp(target), executablePath });
+    const digest = new Bun.CryptoHasher("sha256").update(await Bun.file(outfile).bytes()).digest("hex");
+    writeFileSync(`${outfile}.sha256`, `${digest}  ${target.exe}\n`);
+    console.error(`built ${outfile}`);
+  }
 }
 
 if (import.meta.main) {
-  const out = await buildExecutable();
-  console.error(`built ${out}`);
+  const flags = new Set(process.argv.slice(2));
+  const known = ["--all"];
+  for (const flag of flags) if (!known.includes(flag)) throw new Error(`unknown flag ${flag}; expected one of ${known.join(", ")}`);
+  const host = hostTarget();
+  console.error(`built ${await buildExecutable({ target: host, outfile: "dist/nova", sharp: installedSharp(host) })}`);
+  if (flags.has("--all")) await buildAll();
 }
