@@ -20,20 +20,28 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Reads a process's stdout line by line, resolving when `until` matches a line. */
-export async function readUntil(stream: ReadableStream<Uint8Array>, until: (line: string) => boolean): Promise<void> {
+/**
+ * Reads a process's stdout line by line across calls: `until(match)` resolves
+ * at the first line that matches. One reader is kept, so stopping early does
+ * not cancel the stream.
+ */
+export function lineReader(stream: ReadableStream<Uint8Array>) {
+  const reader = stream.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let lf: number;
-    while ((lf = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, lf);
-      buffer = buffer.slice(lf + 1);
-      if (until(line)) return;
+  return async function until(match: (line: string) => boolean): Promise<void> {
+    for (;;) {
+      let lf: number;
+      while ((lf = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, lf);
+        buffer = buffer.slice(lf + 1);
+        if (match(line)) return;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error("stream ended before the expected line");
+      buffer += decoder.decode(value, { stream: true });
     }
-  }
-  throw new Error("stream ended before the expected line");
+  };
 }
 
 export function env(): Record<string, string> {

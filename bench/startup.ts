@@ -3,7 +3,7 @@
  * against a minimal compiled Bun program that prints one line (and answers
  * one line), alternating the two, median of the runs.
  */
-import { compile, env, median, NOVA, ratio, readUntil, ROOT } from "./lib.ts";
+import { compile, env, lineReader, median, NOVA, ratio, ROOT } from "./lib.ts";
 
 export async function benchStartup(runs = 25) {
   const baseline = await compile(`${ROOT}/bench/baseline/echo.ts`, "baseline-echo");
@@ -11,12 +11,12 @@ export async function benchStartup(runs = 25) {
   const once = async (cmd: string[], ready: number[], state: number[]) => {
     const start = performance.now();
     const proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: env() });
-    await readUntil(proc.stdout, (l) => l.includes('"ready"'));
+    const until = lineReader(proc.stdout);
+    await until((l) => l.includes('"ready"'));
     ready.push(performance.now() - start);
     proc.stdin.write('{"id":"s","type":"get_state"}\n');
     proc.stdin.flush();
-    // readUntil's reader is released once it returns, so read the rest here
-    await readUntil(proc.stdout, (l) => l.includes('"response"'));
+    await until((l) => l.includes('"response"'));
     state.push(performance.now() - start);
     proc.stdin.end();
     await proc.exited;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { LineCounter, parseDocument, isScalar, type Document } from "yaml";
+import type { Document } from "yaml";
 import { describeIssue } from "../rpc/commands.ts";
 import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, type ConfigFile } from "./schema.ts";
@@ -66,6 +66,8 @@ function parseYaml(
   env: Record<string, string | undefined>,
   warnings: string[],
 ): { value?: unknown; lineOf?: (path: PropertyKey[]) => number | undefined } {
+  // loaded only when there is a file to read: most spawns have none
+  const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -88,6 +90,7 @@ const envRef = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Replaces ${VAR} in every string scalar; an unset variable becomes "" and a warning. */
 function substituteEnv(doc: Document, env: Record<string, string | undefined>, warnings: string[]): void {
+  const { isScalar } = require("yaml") as typeof import("yaml");
   const visit = (node: unknown, path: string) => {
     if (isScalar(node)) {
       if (typeof node.value === "string" && node.value.includes("${")) {

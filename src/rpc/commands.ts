@@ -5,52 +5,57 @@
  */
 import { z } from "zod";
 
-const id = z.string().optional();
+export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
-  return z.object({ id, type: z.literal(type), ...shape });
+  return z.object({ id: z.string().optional(), type: z.literal(type), ...shape });
 }
 
-export const imageSchema = z.object({
-  type: z.literal("image").optional(),
-  data: z.string(),
-  mimeType: z.string().optional(),
-  mime_type: z.string().optional(),
-});
+const imageSchema = () =>
+  z.object({
+    type: z.literal("image").optional(),
+    data: z.string(),
+    mimeType: z.string().optional(),
+    mime_type: z.string().optional(),
+  });
 
-const images = z.array(imageSchema).optional();
-const queueMode = z.enum(["all", "one-at-a-time"]);
-export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
-const todoStatus = z.enum(["pending", "in_progress", "completed", "abandoned"]);
+const images = () => z.array(imageSchema()).optional();
+const queueMode = () => z.enum(["all", "one-at-a-time"]);
+const todoStatus = () => z.enum(["pending", "in_progress", "completed", "abandoned"]);
 
-export const commandSchemas = {
+/**
+ * One builder per command. A schema is built the first time its command
+ * arrives (see `commandSchema`): building all of them at startup would cost
+ * more than the rest of nova's start.
+ */
+const commandBuilders = {
   // prompting
-  prompt: command("prompt", { message: z.string(), images, streamingBehavior: z.enum(["steer", "followUp"]).optional() }),
-  steer: command("steer", { message: z.string(), images }),
-  follow_up: command("follow_up", { message: z.string(), images }),
-  abort: command("abort", {}),
-  abort_and_prompt: command("abort_and_prompt", { message: z.string(), images }),
-  permission_response: command("permission_response", {
+  prompt: () => command("prompt", { message: z.string(), images: images(), streamingBehavior: z.enum(["steer", "followUp"]).optional() }),
+  steer: () => command("steer", { message: z.string(), images: images() }),
+  follow_up: () => command("follow_up", { message: z.string(), images: images() }),
+  abort: () => command("abort", {}),
+  abort_and_prompt: () => command("abort_and_prompt", { message: z.string(), images: images() }),
+  permission_response: () => command("permission_response", {
     requestId: z.union([z.string(), z.number()]),
     approved: z.boolean(),
   }),
-  new_session: command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
-  clear_queue: command("clear_queue", {}),
+  new_session: () => command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
+  clear_queue: () => command("clear_queue", {}),
   // state
-  get_state: command("get_state", {}),
-  get_messages: command("get_messages", {}),
-  get_last_assistant_text: command("get_last_assistant_text", {}),
-  get_commands: command("get_commands", {}),
-  get_available_commands: command("get_available_commands", {}),
-  set_todos: command("set_todos", {
+  get_state: () => command("get_state", {}),
+  get_messages: () => command("get_messages", {}),
+  get_last_assistant_text: () => command("get_last_assistant_text", {}),
+  get_commands: () => command("get_commands", {}),
+  get_available_commands: () => command("get_available_commands", {}),
+  set_todos: () => command("set_todos", {
     phases: z.array(
       z.object({
         name: z.string(),
-        tasks: z.array(z.object({ content: z.string(), status: todoStatus })),
+        tasks: z.array(z.object({ content: z.string(), status: todoStatus() })),
       }),
     ),
   }),
-  set_host_tools: command("set_host_tools", {
+  set_host_tools: () => command("set_host_tools", {
     tools: z.array(
       z.object({
         name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
@@ -60,7 +65,7 @@ export const commandSchemas = {
       }),
     ),
   }),
-  set_host_uri_schemes: command("set_host_uri_schemes", {
+  set_host_uri_schemes: () => command("set_host_uri_schemes", {
     schemes: z.array(
       z.object({
         scheme: z.string().regex(/^[A-Za-z][A-Za-z0-9+.-]*$/, "must be a URL scheme such as \"db\""),
@@ -70,52 +75,52 @@ export const commandSchemas = {
       }),
     ),
   }),
-  set_subagent_subscription: command("set_subagent_subscription", { level: z.enum(["off", "progress", "events"]) }),
-  get_subagents: command("get_subagents", {}),
-  get_subagent_messages: command("get_subagent_messages", {
+  set_subagent_subscription: () => command("set_subagent_subscription", { level: z.enum(["off", "progress", "events"]) }),
+  get_subagents: () => command("get_subagents", {}),
+  get_subagent_messages: () => command("get_subagent_messages", {
     agentId: z.string().optional(),
     sessionFile: z.string().optional(),
     fromByte: z.number().int().nonnegative().optional(),
   }),
   // model and thinking
-  set_model: command("set_model", { provider: z.string(), modelId: z.string() }),
-  cycle_model: command("cycle_model", {}),
-  get_available_models: command("get_available_models", {}),
-  set_thinking_level: command("set_thinking_level", { level: z.enum(thinkingLevels) }),
-  cycle_thinking_level: command("cycle_thinking_level", {}),
-  get_available_thinking_levels: command("get_available_thinking_levels", {}),
+  set_model: () => command("set_model", { provider: z.string(), modelId: z.string() }),
+  cycle_model: () => command("cycle_model", {}),
+  get_available_models: () => command("get_available_models", {}),
+  set_thinking_level: () => command("set_thinking_level", { level: z.enum(thinkingLevels) }),
+  cycle_thinking_level: () => command("cycle_thinking_level", {}),
+  get_available_thinking_levels: () => command("get_available_thinking_levels", {}),
   // queues
-  set_steering_mode: command("set_steering_mode", { mode: queueMode }),
-  set_follow_up_mode: command("set_follow_up_mode", { mode: queueMode }),
-  set_interrupt_mode: command("set_interrupt_mode", { mode: z.enum(["immediate", "wait"]) }),
+  set_steering_mode: () => command("set_steering_mode", { mode: queueMode() }),
+  set_follow_up_mode: () => command("set_follow_up_mode", { mode: queueMode() }),
+  set_interrupt_mode: () => command("set_interrupt_mode", { mode: z.enum(["immediate", "wait"]) }),
   // compaction and retry
-  compact: command("compact", { customInstructions: z.string().optional() }),
-  set_auto_compaction: command("set_auto_compaction", { enabled: z.boolean() }),
-  set_auto_retry: command("set_auto_retry", { enabled: z.boolean() }),
-  abort_retry: command("abort_retry", {}),
+  compact: () => command("compact", { customInstructions: z.string().optional() }),
+  set_auto_compaction: () => command("set_auto_compaction", { enabled: z.boolean() }),
+  set_auto_retry: () => command("set_auto_retry", { enabled: z.boolean() }),
+  abort_retry: () => command("abort_retry", {}),
   // bash
-  bash: command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),
-  abort_bash: command("abort_bash", {}),
+  bash: () => command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),
+  abort_bash: () => command("abort_bash", {}),
   // session
-  get_session_stats: command("get_session_stats", {}),
-  export_html: command("export_html", { outputPath: z.string().optional() }),
-  switch_session: command("switch_session", { sessionId: z.string().optional(), sessionPath: z.string().optional() }),
-  branch: command("branch", { entryId: z.string() }),
-  fork: command("fork", { entryId: z.string() }),
-  get_branch_messages: command("get_branch_messages", {}),
-  get_fork_messages: command("get_fork_messages", {}),
-  set_session_name: command("set_session_name", { name: z.string() }),
-  handoff: command("handoff", { customInstructions: z.string().optional() }),
-  get_background_sessions: command("get_background_sessions", {}),
-  cancel_background_session: command("cancel_background_session", { sessionId: z.string() }),
+  get_session_stats: () => command("get_session_stats", {}),
+  export_html: () => command("export_html", { outputPath: z.string().optional() }),
+  switch_session: () => command("switch_session", { sessionId: z.string().optional(), sessionPath: z.string().optional() }),
+  branch: () => command("branch", { entryId: z.string() }),
+  fork: () => command("fork", { entryId: z.string() }),
+  get_branch_messages: () => command("get_branch_messages", {}),
+  get_fork_messages: () => command("get_fork_messages", {}),
+  set_session_name: () => command("set_session_name", { name: z.string() }),
+  handoff: () => command("handoff", { customInstructions: z.string().optional() }),
+  get_background_sessions: () => command("get_background_sessions", {}),
+  cancel_background_session: () => command("cancel_background_session", { sessionId: z.string() }),
   // login
-  get_login_providers: command("get_login_providers", {}),
-  login: command("login", { providerId: z.string() }),
+  get_login_providers: () => command("get_login_providers", {}),
+  login: () => command("login", { providerId: z.string() }),
 };
 
 /** Frames that answer a request nova made; they get no response of their own. */
-export const replySchemas = {
-  extension_ui_response: z.object({
+const replyBuilders = {
+  extension_ui_response: () => z.object({
     type: z.literal("extension_ui_response"),
     id: z.string(),
     value: z.unknown().optional(),
@@ -123,18 +128,18 @@ export const replySchemas = {
     cancelled: z.boolean().optional(),
     timedOut: z.boolean().optional(),
   }),
-  host_tool_update: z.object({
+  host_tool_update: () => z.object({
     type: z.literal("host_tool_update"),
     id: z.string(),
     partialResult: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
   }),
-  host_tool_result: z.object({
+  host_tool_result: () => z.object({
     type: z.literal("host_tool_result"),
     id: z.string(),
     result: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
     isError: z.boolean().optional(),
   }),
-  host_uri_result: z.object({
+  host_uri_result: () => z.object({
     type: z.literal("host_uri_result"),
     id: z.string(),
     content: z.string().optional(),
@@ -146,12 +151,42 @@ export const replySchemas = {
   }),
 };
 
-export type CommandType = keyof typeof commandSchemas;
-export type CommandOf<K extends CommandType> = z.infer<(typeof commandSchemas)[K]>;
+export type CommandType = keyof typeof commandBuilders;
+export type CommandOf<K extends CommandType> = z.infer<ReturnType<(typeof commandBuilders)[K]>>;
 export type Command = { [K in CommandType]: CommandOf<K> }[CommandType];
-export type ReplyType = keyof typeof replySchemas;
-export type ReplyOf<K extends ReplyType> = z.infer<(typeof replySchemas)[K]>;
-export type ImageInput = z.infer<typeof imageSchema>;
+export type ReplyType = keyof typeof replyBuilders;
+export type ReplyOf<K extends ReplyType> = z.infer<ReturnType<(typeof replyBuilders)[K]>>;
+export type ImageInput = z.infer<ReturnType<typeof imageSchema>>;
+
+const built = new Map<string, z.ZodType>();
+
+function memo<T extends Record<string, () => z.ZodType>>(builders: T, type: keyof T & string): z.ZodType {
+  let schema = built.get(type);
+  if (!schema) {
+    schema = builders[type]();
+    built.set(type, schema);
+  }
+  return schema;
+}
+
+export function isCommandType(type: string): type is CommandType {
+  return Object.hasOwn(commandBuilders, type);
+}
+
+export function isReplyType(type: string): type is ReplyType {
+  return Object.hasOwn(replyBuilders, type);
+}
+
+export function commandSchema(type: CommandType): z.ZodType {
+  return memo(commandBuilders, type);
+}
+
+export function replySchema(type: ReplyType): z.ZodType {
+  return memo(replyBuilders, type);
+}
+
+export const commandTypes = Object.keys(commandBuilders) as CommandType[];
+export const replyTypes = Object.keys(replyBuilders) as ReplyType[];
 
 /** Long-running commands: dispatched without holding up the reading of later ones. */
 export const concurrentCommands: ReadonlySet<CommandType> = new Set([

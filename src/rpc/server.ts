@@ -4,7 +4,7 @@
  * (echoing the id when the record had a string one) and reading goes on.
  */
 import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "./lf-scanner.ts";
-import { commandSchemas, concurrentCommands, describeIssue, replySchemas, type CommandType, type ReplyType } from "./commands.ts";
+import { commandSchema, concurrentCommands, describeIssue, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
 import type { FrameWriter } from "./writer.ts";
 
 export type Handler = (command: any) => unknown;
@@ -71,14 +71,14 @@ export class RpcServer {
     if (typeof type !== "string") {
       return this.fail(id, "unknown", type === undefined ? "type is required" : `type must be a string, got ${JSON.stringify(type)}`);
     }
-    if (type in replySchemas) return this.reply(type as ReplyType, frame);
-    if (!(type in commandSchemas)) return this.fail(id, type, `Unknown command: ${type}`);
-    const parsed = commandSchemas[type as CommandType].safeParse(frame, { reportInput: true });
+    if (isReplyType(type)) return this.reply(type, frame);
+    if (!isCommandType(type)) return this.fail(id, type, `Unknown command: ${type}`);
+    const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
     if (!parsed.success) return this.fail(id, type, describeIssue(parsed.error.issues[0]));
-    const handler = this.dispatch.commands[type as CommandType];
+    const handler = this.dispatch.commands[type];
     if (!handler) return this.fail(id, type, `${type} is not supported by this nova build`);
     const run = this.run(id, type, handler, parsed.data);
-    if (!concurrentCommands.has(type as CommandType)) return run;
+    if (!concurrentCommands.has(type)) return run;
     this.running.add(run);
     run.finally(() => this.running.delete(run));
   }
@@ -94,7 +94,7 @@ export class RpcServer {
 
   /** Replies to nova's own requests: no response, and an unknown id is ignored by the handler. */
   private reply(type: ReplyType, frame: Record<string, unknown>): void {
-    const parsed = replySchemas[type].safeParse(frame);
+    const parsed = replySchema(type).safeParse(frame);
     if (!parsed.success) {
       process.stderr.write(`nova: ignored ${type}: ${describeIssue(parsed.error.issues[0])}\n`);
       return;

@@ -15,12 +15,19 @@ export interface ToolSpec<S extends z.ZodType> {
 }
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
-  const { $schema: _, ...parameters } = z.toJSONSchema(spec.schema) as Record<string, unknown>;
+  let parameters: Record<string, unknown> | undefined;
   return {
     name: spec.name,
     label: spec.label ?? spec.name,
     description: spec.description,
-    parameters,
+    // generated on first use: spawning nova must not pay for every tool's JSON Schema
+    get parameters() {
+      if (!parameters) {
+        const { $schema: _, ...rest } = z.toJSONSchema(spec.schema) as Record<string, unknown>;
+        parameters = rest;
+      }
+      return parameters;
+    },
     async execute(args, ctx) {
       return spec.run(parseArgs(spec.name, spec.schema, args), ctx);
     },
