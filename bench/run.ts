@@ -8,12 +8,14 @@ import { benchStartup } from "./startup.ts";
 import { benchFraming } from "./framing.ts";
 import { benchRelay } from "./relay.ts";
 import { benchGrep } from "./grep.ts";
+import { benchSessionLoad } from "./session-load.ts";
 
 const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: () => benchStartup(),
   framing: () => benchFraming(),
   relay: () => benchRelay(),
   grep: () => benchGrep(),
+  "session-load": () => benchSessionLoad(),
 };
 
 const chosen = process.argv.slice(2);
