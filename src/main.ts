@@ -43,15 +43,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`nova: Model not found: ${model.provider}/${model.id}\n`);
     return 2;
   }
-  if (args.mode === "acp") {
-    process.stderr.write("nova: --mode acp is not available in this build yet\n");
-    return 2;
-  }
 
   const writer = claimStdout();
-  const { Conversations } = await import("./agent/conversations.ts");
-  const { runRpcMode } = await import("./rpc/mode.ts");
-  const conversations = new Conversations({
+  const options = {
     config,
     cwd,
     mode: args.mode,
@@ -61,7 +55,14 @@ async function main(argv: string[]): Promise<number> {
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
-  }, config.session.backgroundLimit);
+  };
+  if (args.mode === "acp") {
+    const { runAcpMode } = await import("./acp/mode.ts");
+    return runAcpMode(options, writer);
+  }
+  const { Conversations } = await import("./agent/conversations.ts");
+  const { runRpcMode } = await import("./rpc/mode.ts");
+  const conversations = new Conversations(options, config.session.backgroundLimit);
   return runRpcMode(conversations, writer, { messageSnapshots: args.messageSnapshots });
 }
 

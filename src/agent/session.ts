@@ -38,6 +38,8 @@ export interface SessionOptions {
   noSession: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /** host services the tools use instead of the local disk and shell (ACP client fs/terminal) */
+  clientServices?: Pick<ToolContext, "fs" | "terminal">;
 }
 
 export class CommandError extends Error {}
@@ -364,7 +366,7 @@ export class AgentSession implements LoopHost {
   }
 
   toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void): ToolContext {
-    return { cwd: this.cwd, signal, onUpdate, askPermission: this.askPermission, hasUI: this.options.mode === "rpc-ui" };
+    return { cwd: this.cwd, signal, onUpdate, askPermission: this.askPermission, hasUI: this.options.mode === "rpc-ui", ...this.options.clientServices };
   }
 
   hasSteering(): boolean {

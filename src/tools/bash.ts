@@ -27,7 +27,7 @@ export function createBashTool(rules: PermissionRules): Tool {
     schema,
     async run(args, ctx) {
       await gate(args.command, rules, ctx);
-      const result = await runShell(args.command, {
+      const result = await (ctx.terminal ?? { run: runShell }).run(args.command, {
         cwd: ctx.cwd,
         signal: ctx.signal,
         timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
@@ -64,7 +64,8 @@ async function gate(command: string, rules: PermissionRules, ctx: ToolContext): 
 function describe(result: ShellResult, timeoutSeconds: number | undefined): string {
   const parts = [result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)"];
   if (result.truncated) {
-    parts.push(`[Output cut to its last ${MAX_LINES} lines / ${MAX_BYTES / 1024} KB; full output: ${result.fullOutputPath}]`);
+    const full = result.fullOutputPath ? `; full output: ${result.fullOutputPath}` : "";
+    parts.push(`[Output cut to its last ${MAX_LINES} lines / ${MAX_BYTES / 1024} KB${full}]`);
   }
   if (result.timedOut) parts.push(`[Timed out after ${timeoutSeconds} s; the command and its children were killed]`);
   if (result.cancelled) parts.push("[Cancelled; the command and its children were killed]");

@@ -35,7 +35,7 @@ export const editTool = defineTool({
     const path = resolvePath(ctx.cwd, args.path);
     const info = await statPath("edit", args.path, path);
     if (!info.isFile()) throw new ToolError(`edit: ${args.path} is not a regular file`);
-    const { style, text } = splitStyle(await readFile(path, "utf8"));
+    const { style, text } = splitStyle(ctx.fs ? await ctx.fs.readTextFile(path) : await readFile(path, "utf8"));
 
     const replacements = locate(text, edits, args.path);
     const parts: string[] = [];
@@ -49,7 +49,8 @@ export const editTool = defineTool({
     if (updated === text) throw new ToolError(`edit: no change: newText equals oldText in ${args.path}`);
 
     ctx.signal.throwIfAborted();
-    await atomicWrite(path, applyStyle(updated, style));
+    if (ctx.fs) await ctx.fs.writeTextFile(path, applyStyle(updated, style));
+    else await atomicWrite(path, applyStyle(updated, style));
     const { diff, firstChangedLine } = replacementDiff(args.path, text, replacements);
     const count = replacements.length;
     return {

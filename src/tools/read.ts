@@ -2,9 +2,10 @@
 import { z } from "zod";
 import { defineTool } from "./define.ts";
 import { MAX_IMAGE_BYTES, sniffImageType } from "./images.ts";
-import { MAX_BYTES, MAX_LINES, SNIFF_BYTES, formatBytes, hasNulByte } from "./limits.ts";
-import { readLineWindow } from "./line-window.ts";
+import { MAX_BYTES, MAX_LINES, MAX_LINE_CHARS, SNIFF_BYTES, formatBytes, hasNulByte } from "./limits.ts";
+import { type LineWindow, readLineWindow } from "./line-window.ts";
 import { resolvePath, statPath } from "./paths.ts";
+import { toLF } from "./text-style.ts";
 import { ToolError } from "./types.ts";
 
 const schema = z.object({
@@ -43,7 +44,10 @@ export const readTool = defineTool({
       throw new ToolError(`read: ${args.path} is a binary file (${formatBytes(info.size)}); it cannot be shown as text`);
     }
     const offset = args.offset ?? 1;
-    const window = await readLineWindow(path, { offset, limit: args.limit ?? MAX_LINES, maxBytes: MAX_BYTES, signal: ctx.signal });
+    const limit = args.limit ?? MAX_LINES;
+    const window = ctx.fs
+      ? textWindow(await ctx.fs.readTextFile(path), offset, limit)
+      : await readLineWindow(path, { offset, limit, maxBytes: MAX_BYTES, signal: ctx.signal });
     if (window.totalLines === 0) return { content: [{ type: "text", text: `${args.path} is empty` }] };
     if (offset > window.totalLines) {
       throw new ToolError(`read: offset ${offset} is beyond the end of ${args.path} (${window.totalLines} lines)`);
@@ -62,3 +66,18 @@ export const readTool = defineTool({
     };
   },
 });
+
+/** The same window as readLineWindow, over text the host served (an editor buffer); long lines are cut alike. */
+function textWindow(text: string, offset: number, limit: number): LineWindow {
+  const all = toLF(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split("\n");
+  if (all.at(-1) === "") all.pop();
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const line of all.slice(offset - 1, offset - 1 + limit)) {
+    const size = Buffer.byteLength(line) + 1;
+    if (bytes + size > MAX_BYTES && lines.length > 0) return { lines, first: offset, totalLines: all.length, cutByBytes: true };
+    lines.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${size - 1} bytes]` : line);
+    bytes += size;
+  }
+  return { lines, first: offset, totalLines: all.length, cutByBytes: false };
+}

@@ -4,6 +4,7 @@
  * a context, an abort signal and an `onUpdate` for streamed partial results.
  */
 import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ShellOptions, ShellResult } from "./run-shell.ts";
 
 export interface ToolResult {
   content: (TextContent | ImageContent)[];
@@ -24,6 +25,21 @@ export interface ToolContext {
   askPermission?: PermissionAsker;
   /** true under rpc-ui: bash runs without a PTY, `ask` exists */
   hasUI: boolean;
+  /** present when the host serves files itself (an ACP editor: unsaved buffers, edits shown as its own diffs) */
+  fs?: ClientFs;
+  /** present when the host runs commands in its own terminals (an ACP editor) */
+  terminal?: ClientTerminal;
+}
+
+/** Text files as the host sees them; paths are absolute. */
+export interface ClientFs {
+  readTextFile(path: string): Promise<string>;
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
+/** Runs one command line in a host terminal; the same contract as runShell. */
+export interface ClientTerminal {
+  run(command: string, options: ShellOptions): Promise<ShellResult>;
 }
 
 /**

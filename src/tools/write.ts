@@ -18,7 +18,8 @@ export const writeTool = defineTool({
     const path = resolvePath(ctx.cwd, args.path);
     const bytes = Buffer.from(args.content, "utf8");
     try {
-      await atomicWrite(path, bytes);
+      if (ctx.fs) await ctx.fs.writeTextFile(path, args.content);
+      else await atomicWrite(path, bytes);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === "EISDIR" ? "it is a directory" : (err as Error).message;

@@ -1,0 +1,231 @@
+/**
+ * The agent side of ACP: one handler per client method. Each ACP session is
+ * its own core AgentSession (its own cwd and session file), so an editor can
+ * keep several open in one process; the session id is the nova session id,
+ * which is how session/load finds the file again in a later process.
+ */
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { AgentSession, CommandError, type SessionOptions } from "../agent/session.ts";
+import { versionInfo } from "../cli/version.ts";
+import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
+import { clientServices, type ClientCapabilities } from "./client-services.ts";
+import type { Connection, Handlers } from "./connection.ts";
+import { INVALID_PARAMS, INVALID_REQUEST, RESOURCE_NOT_FOUND, RpcError } from "./errors.ts";
+import {
+  authenticateParams,
+  cancelParams,
+  initializeParams,
+  listSessionsParams,
+  loadSessionParams,
+  newSessionParams,
+  parseParams,
+  promptParams,
+  setConfigOptionParams,
+  setModelParams,
+} from "./params.ts";
+import { AcpSession } from "./session.ts";
+
+export const PROTOCOL_VERSION = 1;
+
+export class AcpAgent {
+  private readonly sessions = new Map<string, AcpSession>();
+  private capabilities: ClientCapabilities = {};
+
+  /** `base` holds the command-line choices; each session gets its own cwd. */
+  constructor(private readonly base: SessionOptions, private readonly conn: () => Connection) {}
+
+  handlers(): Handlers {
+    return {
+      requests: {
+        initialize: async (p) => this.initialize(p),
+        authenticate: async (p) => this.authenticate(p),
+        "session/new": (p) => this.newSession(p),
+        "session/load": (p) => this.loadSession(p),
+        "session/list": (p) => this.listSessions(p),
+        "session/prompt": (p) => {
+          const params = parseParams("session/prompt", promptParams, p);
+          return this.session(params.sessionId).prompt(params.prompt);
+        },
+        "session/set_model": async (p) => {
+          const params = parseParams("session/set_model", setModelParams, p);
+          this.setModel(this.session(params.sessionId), params.modelId);
+          return {};
+        },
+        "session/set_config_option": async (p) => this.setConfigOption(p),
+      },
+      notifications: {
+        "session/cancel": (p) => this.sessions.get(parseParams("session/cancel", cancelParams, p).sessionId)?.cancel(),
+      },
+    };
+  }
+
+  /** stdin closed or a signal came: stop every run, nobody can answer a question any more. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map(async (s) => {
+      s.cancel();
+      s.core.denyPendingPermissions();
+      await s.core.abort();
+    }));
+  }
+
+  private initialize(p: unknown) {
+    const params = parseParams("initialize", initializeParams, p);
+    this.capabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {} },
+      },
+      authMethods: this.base.config.providers.map((p) => ({
+        id: p.name,
+        name: p.name,
+        description: `Uses the ${p.name} provider's key from nova's environment or config; nothing to enter here`,
+      })),
+      agentInfo: { name: "nova", title: "nova", version: versionInfo().version },
+    };
+  }
+
+  /** Keys come from the environment or the config, so a known provider is already authenticated. */
+  private authenticate(p: unknown) {
+    const { methodId } = parseParams("authenticate", authenticateParams, p);
+    const known = this.base.config.providers.map((provider) => provider.name);
+    if (!known.includes(methodId)) {
+      throw new RpcError(INVALID_PARAMS, `Invalid params for authenticate: methodId ${JSON.stringify(methodId)} is not one of ${known.map((k) => JSON.stringify(k)).join(", ") || "(no providers configured)"}`);
+    }
+    return {};
+  }
+
+  private async newSession(p: unknown) {
+    const params = parseParams("session/new", newSessionParams, p);
+    await requireDirectory("session/new", params.cwd);
+    const session = this.open(params.cwd);
+    this.sessions.set(session.id, session);
+    return { sessionId: session.id, configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
+  }
+
+  private async loadSession(p: unknown) {
+    const params = parseParams("session/load", loadSessionParams, p);
+    await requireDirectory("session/load", params.cwd);
+    if (this.sessions.get(params.sessionId)?.busy) {
+      throw new RpcError(INVALID_REQUEST, `Session ${params.sessionId} is running a prompt in this process; cancel it before loading it again`);
+    }
+    const session = this.open(params.cwd, params.sessionId);
+    try {
+      await session.core.switchSession({ sessionId: params.sessionId });
+    } catch (error) {
+      if (error instanceof CommandError) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${error.message}`);
+      throw error;
+    }
+    this.sessions.set(params.sessionId, session);
+    session.replay(session.core.messages());
+    return { configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
+  }
+
+  private async listSessions(p: unknown) {
+    const params = parseParams("session/list", listSessionsParams, p);
+    const { config, sessionDir } = this.base;
+    let listings: SessionListing[];
+    if (sessionDir) listings = await listSessions(sessionDir);
+    else if (params.cwd) listings = await listSessions(sessionDirFor(config.novaHome, params.cwd));
+    else {
+      const root = join(config.novaHome, "sessions");
+      const folders = await readdir(root, { withFileTypes: true }).catch(() => []);
+      listings = (await Promise.all(folders.filter((f) => f.isDirectory()).map((f) => listSessions(join(root, f.name))))).flat();
+      listings.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+    }
+    if (params.cwd) listings = listings.filter((l) => l.cwd === params.cwd);
+    return {
+      sessions: listings.map((l) => ({
+        sessionId: l.id,
+        cwd: l.cwd,
+        title: l.name ?? l.firstMessage?.slice(0, 120) ?? null,
+        updatedAt: l.modified.toISOString(),
+      })),
+    };
+  }
+
+  private setConfigOption(p: unknown) {
+    const params = parseParams("session/set_config_option", setConfigOptionParams, p);
+    const session = this.session(params.sessionId);
+    const value = String(params.value);
+    if (params.configId === "model") this.setModel(session, value);
+    else if (params.configId === "thought_level") {
+      const levels = session.core.availableThinkingLevels();
+      if (!levels.includes(value as never)) {
+        throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_config_option: value ${JSON.stringify(value)} is not one of ${levels.join(", ")}`);
+      }
+      session.core.setThinkingLevel(value as (typeof levels)[number]);
+    } else {
+      throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_config_option: configId ${JSON.stringify(params.configId)} is not one of "model", "thought_level"`);
+    }
+    return { configOptions: configOptions(session.core) };
+  }
+
+  /** `provider/id`, as the model config option lists it. */
+  private setModel(session: AcpSession, modelId: string): void {
+    const slash = modelId.indexOf("/");
+    try {
+      session.core.setModel(modelId.slice(0, Math.max(slash, 0)), modelId.slice(slash + 1));
+    } catch (error) {
+      if (error instanceof CommandError) throw new RpcError(INVALID_PARAMS, `Invalid params: modelId ${JSON.stringify(modelId)}: ${error.message}`);
+      throw error;
+    }
+    session.update({ sessionUpdate: "config_option_update", configOptions: configOptions(session.core) });
+  }
+
+  private session(id: string): AcpSession {
+    const session = this.sessions.get(id);
+    if (!session) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: no session ${JSON.stringify(id)} in this process; create it with session/new or load it with session/load`);
+    return session;
+  }
+
+  private open(cwd: string, id?: string): AcpSession {
+    let acp: AcpSession | undefined;
+    const services = clientServices(this.conn(), this.capabilities, {
+      sessionId: () => acp?.id ?? id ?? "",
+      onTerminal: (terminalId) => acp?.showTerminal(terminalId),
+    });
+    const core = new AgentSession({ ...this.base, cwd, clientServices: services });
+    acp = new AcpSession(id ?? core.store.sessionId, core, this.conn());
+    return acp;
+  }
+}
+
+function configOptions(core: AgentSession) {
+  const options: Record<string, unknown>[] = [];
+  if (core.model) {
+    options.push({
+      id: "model",
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: `${core.model.provider}/${core.model.id}`,
+      options: core.models.map((m) => ({ value: `${m.provider}/${m.id}`, name: m.name || m.id })),
+    });
+  }
+  const levels = core.availableThinkingLevels();
+  options.push({
+    id: "thought_level",
+    name: "Thinking",
+    category: "thought_level",
+    type: "select",
+    currentValue: levels.includes(core.thinkingLevel) ? core.thinkingLevel : levels[0],
+    options: levels.map((level) => ({ value: level, name: level })),
+  });
+  return options;
+}
+
+function mcpNote(servers: unknown[] | undefined) {
+  if (!servers || servers.length === 0) return {};
+  process.stderr.write(`nova: acp: ${servers.length} MCP server(s) ignored: nova does not run MCP servers\n`);
+  return { _meta: { "nova/mcpServers": `not supported: ${servers.length} server(s) ignored` } };
+}
+
+async function requireDirectory(method: string, cwd: string): Promise<void> {
+  const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  if (!isDir) throw new RpcError(INVALID_PARAMS, `Invalid params for ${method}: cwd ${JSON.stringify(cwd)} is not a directory`);
+}

@@ -1,0 +1,32 @@
+/**
+ * `--mode acp`: the Agent Client Protocol on stdin/stdout for editors (Zed,
+ * JetBrains). No ready frame: the client speaks first with initialize. When
+ * stdin closes (the editor is gone) or a signal comes, every run is cancelled,
+ * so open prompts answer `cancelled`, and nova exits once that is written.
+ */
+import type { SessionOptions } from "../agent/session.ts";
+import type { FrameWriter } from "../rpc/writer.ts";
+import { AcpAgent } from "./agent.ts";
+import { Connection } from "./connection.ts";
+
+export async function runAcpMode(base: SessionOptions, writer: FrameWriter): Promise<number> {
+  const agent = new AcpAgent(base, () => connection);
+  const connection = new Connection(writer, agent.handlers());
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await agent.shutdown();
+    await writer.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+
+  await connection.serve(Bun.stdin.stream());
+  await agent.shutdown();
+  await connection.idle();
+  await writer.flush();
+  return 0;
+}

@@ -1,0 +1,242 @@
+/**
+ * One ACP session over one core AgentSession: the prompt request that stays
+ * open until the run settles, cancel, permission questions to the editor, and
+ * the core's events translated into session/update notifications. Nothing
+ * here decides what the agent does; it only translates.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { AgentSession } from "../agent/session.ts";
+import type { AgentEvent } from "../agent/events.ts";
+import type { AgentMessage, AssistantMessage } from "../agent/messages.ts";
+import { resolvePath } from "../tools/paths.ts";
+import type { ToolResult } from "../tools/types.ts";
+import type { Connection } from "./connection.ts";
+import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_REQUEST, RpcError } from "./errors.ts";
+import type { ContentBlock } from "./params.ts";
+import { promptInput } from "./prompt-content.ts";
+import { replayUpdates } from "./replay.ts";
+import { changedLine, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
+
+export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
+
+export interface PromptAnswer {
+  stopReason: StopReason;
+  usage: { totalTokens: number; inputTokens: number; outputTokens: number; cachedReadTokens: number; cachedWriteTokens: number };
+}
+
+interface Turn {
+  cancelled: boolean;
+  assistants: AssistantMessage[];
+  resolve: (answer: PromptAnswer) => void;
+  reject: (error: RpcError) => void;
+}
+
+interface RunningTool {
+  id: string;
+  diffs: ToolCallContent[];
+  terminalId?: string;
+}
+
+const PERMISSION_OPTIONS = [
+  { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow this command", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+  { optionId: "reject_always", name: "Always reject this command", kind: "reject_always" },
+] as const;
+
+/** A write shows its diff against the file's old text; past this size the old text is left out. */
+const MAX_DIFF_BASE_BYTES = 1024 * 1024;
+
+export class AcpSession {
+  private turn: Turn | undefined;
+  private readonly announced = new Set<string>();
+  private tool: RunningTool | undefined;
+  /** commands the user answered with allow_always / reject_always, for this session */
+  private readonly remembered = new Map<string, boolean>();
+
+  constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
+    core.subscribe((event) => this.onEvent(event));
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined || this.core.isStreaming;
+  }
+
+  /** Runs one prompt; resolves when the run has settled, with why it stopped. */
+  prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
+    if (this.busy) throw new RpcError(INVALID_REQUEST, `Session ${this.id} is already running a prompt; wait for its answer or send session/cancel`);
+    const { text, images } = promptInput(blocks);
+    return new Promise<PromptAnswer>((resolve, reject) => {
+      this.turn = { cancelled: false, assistants: [], resolve, reject };
+      try {
+        this.core.prompt(text, images);
+      } catch (error) {
+        this.turn = undefined;
+        reject(new RpcError(INTERNAL_ERROR, (error as Error).message));
+      }
+    });
+  }
+
+  /** session/cancel: the running prompt answers `cancelled`; open permission questions count as rejected. */
+  cancel(): void {
+    if (!this.turn) return;
+    this.turn.cancelled = true;
+    void this.core.abort();
+  }
+
+  /** session/load: the history as the editor would have seen it live. */
+  replay(messages: AgentMessage[]): void {
+    for (const update of replayUpdates(messages, this.core.cwd)) this.update(update);
+  }
+
+  update(update: Record<string, unknown>): void {
+    this.conn.notify("session/update", { sessionId: this.id, update });
+  }
+
+  /** The editor terminal a delegated bash runs in, embedded in the tool call. */
+  showTerminal(terminalId: string): void {
+    if (!this.tool) return;
+    this.tool.terminalId = terminalId;
+    this.update({ sessionUpdate: "tool_call_update", toolCallId: this.tool.id, content: [{ type: "terminal", terminalId }] });
+  }
+
+  private onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "message_update": {
+        const e = event.assistantMessageEvent;
+        if (e.type === "text_delta") this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.delta } });
+        else if (e.type === "thinking_delta") this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.delta } });
+        else if (e.type === "toolcall_end") this.announce(e.toolCall.id, e.toolCall.name, e.toolCall.arguments, "pending");
+        return;
+      }
+      case "message_end":
+        if (event.message.role === "assistant") this.turn?.assistants.push(event.message);
+        return;
+      case "tool_execution_start":
+        return this.toolStarted(event.toolCallId, event.toolName, event.args);
+      case "tool_execution_update":
+        if (this.tool?.terminalId) return;
+        this.update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.tool?.diffs ?? [], ...resultContent(event.partialResult)] });
+        return;
+      case "tool_execution_end":
+        return this.toolEnded(event.toolCallId, event.result, event.isError);
+      case "permission_request":
+        void this.askPermission(event.requestId, event.toolName, event.command);
+        return;
+      case "agent_settled":
+        return this.settle();
+    }
+  }
+
+  private announce(id: string, name: string, args: Record<string, unknown> | string, status: "pending" | "in_progress"): void {
+    if (this.announced.has(id)) return;
+    this.announced.add(id);
+    const view = toolView(name, args, this.core.cwd);
+    this.update({ sessionUpdate: "tool_call", toolCallId: id, ...view, status, rawInput: typeof args === "string" ? { arguments: args } : args });
+  }
+
+  private toolStarted(id: string, name: string, args: Record<string, unknown> | string): void {
+    const diffs = toolDiffs(name, args, this.core.cwd, name === "write" ? this.currentText(args) : null);
+    this.tool = { id, diffs };
+    if (!this.announced.has(id)) this.announce(id, name, args, "in_progress");
+    this.update({ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress", ...(diffs.length > 0 ? { content: diffs } : {}) });
+  }
+
+  private toolEnded(id: string, result: ToolResult, isError: boolean): void {
+    const tool = this.tool?.id === id ? this.tool : undefined;
+    this.tool = undefined;
+    this.announced.delete(id);
+    const content: ToolCallContent[] = [];
+    if (!isError) content.push(...(tool?.diffs ?? []));
+    if (tool?.terminalId) content.push({ type: "terminal", terminalId: tool.terminalId });
+    content.push(...resultContent(result));
+    const line = changedLine(result.details);
+    const update: Record<string, unknown> = { sessionUpdate: "tool_call_update", toolCallId: id, status: isError ? "failed" : "completed", content };
+    if (result.details !== undefined) update.rawOutput = result.details;
+    const diffPath = tool?.diffs[0]?.type === "diff" ? tool.diffs[0].path : undefined;
+    if (line && diffPath) update.locations = [{ path: diffPath, line }];
+    this.update(update);
+  }
+
+  /** What a file holds before a write replaces it: read now, synchronously, before the tool runs. */
+  private currentText(args: Record<string, unknown> | string): string | null {
+    if (typeof args === "string" || typeof args.path !== "string") return null;
+    const path = resolvePath(this.core.cwd, args.path);
+    try {
+      if (statSync(path).size > MAX_DIFF_BASE_BYTES) return null;
+      return readFileSync(path, "utf8");
+    } catch {
+      return null;
+    }
+  }
+
+  private async askPermission(requestId: number, toolName: string, command: string): Promise<void> {
+    const key = `${toolName}\u0000${command}`;
+    const remembered = this.remembered.get(key);
+    if (remembered !== undefined) return this.answer(requestId, remembered);
+    const toolCall = {
+      toolCallId: this.tool?.id ?? `permission-${requestId}`,
+      title: command,
+      kind: "execute",
+      status: "pending",
+      rawInput: { command },
+    };
+    let kind: string | undefined;
+    try {
+      const answer = await this.conn.request<{ outcome?: { outcome?: string; optionId?: string } }>("session/request_permission", {
+        sessionId: this.id,
+        toolCall,
+        options: PERMISSION_OPTIONS,
+      });
+      const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
+      kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
+    } catch (error) {
+      process.stderr.write(`nova: acp: permission request for ${JSON.stringify(command)} failed: ${(error as Error).message}\n`);
+    }
+    const approved = kind === "allow_once" || kind === "allow_always";
+    if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
+    this.answer(requestId, approved);
+  }
+
+  /** A cancel may have settled the question already; then the late answer has nothing to do. */
+  private answer(requestId: number, approved: boolean): void {
+    try {
+      this.core.answerPermission(requestId, approved);
+    } catch {
+      // settled by the abort
+    }
+  }
+
+  private settle(): void {
+    const turn = this.turn;
+    if (!turn) return;
+    this.turn = undefined;
+    this.announced.clear();
+    this.tool = undefined;
+    const usage = this.core.contextUsage();
+    if (usage) {
+      const cost = turn.assistants.reduce((sum, m) => sum + m.usage.cost.total, 0);
+      this.update({ sessionUpdate: "usage_update", used: usage.tokens, size: usage.contextWindow, cost: { amount: cost, currency: "USD" } });
+    }
+    const last = turn.assistants.at(-1);
+    const answer = (stopReason: StopReason) => turn.resolve({ stopReason, usage: sumUsage(turn.assistants) });
+    if (turn.cancelled || last?.stopReason === "aborted") return answer("cancelled");
+    if (last?.stopReason === "length") return answer("max_tokens");
+    if (last?.stopReason !== "error") return answer("end_turn");
+    const message = last.errorMessage ?? "the model request failed";
+    if (/refusal|declined to answer|content_filter/.test(message)) return answer("refusal");
+    turn.reject(new RpcError(message.startsWith("No model configured") ? AUTH_REQUIRED : INTERNAL_ERROR, message));
+  }
+}
+
+function sumUsage(messages: AssistantMessage[]): PromptAnswer["usage"] {
+  const usage = { totalTokens: 0, inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cachedWriteTokens: 0 };
+  for (const m of messages) {
+    usage.inputTokens += m.usage.input;
+    usage.outputTokens += m.usage.output;
+    usage.cachedReadTokens += m.usage.cacheRead;
+    usage.cachedWriteTokens += m.usage.cacheWrite;
+    usage.totalTokens += m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite;
+  }
+  return usage;
+}

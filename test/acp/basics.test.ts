@@ -1,0 +1,84 @@
+/** initialize, new session, prompts with text and images, models: nova --mode acp through the SDK's ClientSideConnection. */
+import { afterEach, expect, test } from "bun:test";
+import { f, PNG, startAcp, type AcpNova } from "./client.ts";
+
+let n: AcpNova | undefined;
+afterEach(async () => {
+  await n?.close();
+  n = undefined;
+});
+
+test("initialize negotiates version 1 and declares load, images and embedded context", async () => {
+  n = await startAcp();
+  const init = await n.initialize();
+  expect(init.protocolVersion).toBe(1);
+  expect(init.agentCapabilities).toMatchObject({
+    loadSession: true,
+    promptCapabilities: { image: true, audio: false, embeddedContext: true },
+    sessionCapabilities: { list: {} },
+  });
+  expect(init.agentInfo?.name).toBe("nova");
+  expect(init.authMethods?.map((m) => m.id)).toContain("test");
+  expect(await n.conn.authenticate({ methodId: "test" })).toEqual({});
+  await expect(n.conn.authenticate({ methodId: "nope" })).rejects.toMatchObject({ code: -32602 });
+});
+
+test("a prompt with text and an image streams chunks and answers end_turn with usage", async () => {
+  n = await startAcp({ reasoning: true });
+  await n.initialize();
+  const { sessionId, configOptions } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+  expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(configOptions?.find((o) => o.id === "model")).toMatchObject({ currentValue: "test/m1", category: "model" });
+  n.server.enqueue(f.thinking("Let me look.", "A one-pixel image."));
+  const answer = await n.conn.prompt({
+    sessionId,
+    prompt: [
+      { type: "text", text: "What is in " },
+      { type: "resource_link", uri: `file://${n.cwd}/pic.png`, name: "pic.png" },
+      { type: "image", data: PNG, mimeType: "image/png" },
+      { type: "resource", resource: { uri: `file://${n.cwd}/notes.txt`, text: "selected lines", mimeType: "text/plain" } },
+    ],
+  });
+  expect(answer.stopReason).toBe("end_turn");
+  expect(answer.usage).toMatchObject({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+  expect(n.client.text("agent_message_chunk")).toBe("A one-pixel image.");
+  expect(n.client.text("agent_thought_chunk")).toBe("Let me look.");
+  expect(n.client.kinds()).toContain("usage_update");
+  expect(n.client.updates.every((u) => u.sessionId === sessionId)).toBe(true);
+  const user = n.server.requests[0]!.body.messages.find((m: any) => m.role === "user");
+  const sent = JSON.stringify(user.content);
+  expect(sent).toContain(`What is in @${n.cwd}/pic.png`);
+  expect(sent).toContain(`<context uri=\\"file://${n.cwd}/notes.txt\\">\\nselected lines\\n</context>`);
+  expect(user.content.some((c: any) => c.type === "image_url" && c.image_url.url === `data:image/png;base64,${PNG}`)).toBe(true);
+});
+
+test("set_config_option and set_model switch the model; bad values are invalid params", async () => {
+  n = await startAcp();
+  await n.initialize();
+  const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+  const changed = await n.conn.setSessionConfigOption({ sessionId, configId: "model", value: "test/m2" });
+  expect(changed.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "test/m2" });
+  expect(await n.conn.extMethod("session/set_model", { sessionId, modelId: "test/m1" })).toEqual({});
+  await n.client.waitForUpdate((u) => u.update.sessionUpdate === "config_option_update" && JSON.stringify(u.update).includes('"currentValue":"test/m1"'));
+  await expect(n.conn.setSessionConfigOption({ sessionId, configId: "model", value: "test/zzz" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("test/zzz") });
+  await expect(n.conn.setSessionConfigOption({ sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({ code: -32602 });
+  n.server.enqueue(f.text("ok"));
+  await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] });
+  expect(n.server.requests[0]!.body.model).toBe("m1");
+});
+
+test("unknown sessions, relative cwds, audio and a second concurrent prompt are refused with codes", async () => {
+  n = await startAcp();
+  await n.initialize();
+  await expect(n.conn.prompt({ sessionId: "nope", prompt: [] })).rejects.toMatchObject({ code: -32002 });
+  await expect(n.conn.newSession({ cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cwd") });
+  const { sessionId, _meta } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [{ name: "x", command: "x", args: [], env: [] }] });
+  expect(JSON.stringify(_meta)).toContain("not supported");
+  await expect(n.conn.prompt({ sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("audio") });
+  n.server.enqueue(f.text("slow", { end: "stall" }));
+  const first = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "one" }] });
+  await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");
+  await expect(n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "two" }] })).rejects.toMatchObject({ code: -32600 });
+  await n.conn.cancel({ sessionId });
+  expect((await first).stopReason).toBe("cancelled");
+});
