@@ -4,21 +4,21 @@
  * those cannot be loaded everything else still works.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { tempDir } from "../support/nova.ts";
 import { promptAndSettle, scenario, type Scenario } from "../support/scenario.ts";
-import { NOVA_BINARY } from "./dist.ts";
+import { BINARY, requireBinary } from "../support/targets.ts";
 
 let binary: string;
 let open: Scenario[] = [];
 
 beforeAll(() => {
-  if (!existsSync(NOVA_BINARY)) throw new Error(`${NOVA_BINARY} is missing: run \`bun run build\` before the tests`);
+  requireBinary();
   const alone = tempDir("nova-alone-");
   binary = join(alone, "nova");
-  copyFileSync(NOVA_BINARY, binary);
+  copyFileSync(BINARY, binary);
 });
 afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));

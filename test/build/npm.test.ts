@@ -1,0 +1,47 @@
+/**
+ * The packed npm tarballs install into an empty project the way a user's
+ * `npm install` would, and the launcher runs the platform's executable.
+ * Runs on the tarballs `bun build.ts --pack` left in dist/npm/ (CI packs
+ * before the tests; NOVA_BUILD_ALL=1 packs here).
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { hostTarget } from "../../build/targets.ts";
+import { startNova, tempDir } from "../support/nova.ts";
+import { tarballs } from "./dist.ts";
+
+const found = tarballs();
+
+function run(cmd: string[], cwd: string): string {
+  const result = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, npm_config_loglevel: "error" } });
+  if (!result.success) throw new Error(`${cmd.join(" ")} failed (exit ${result.exitCode}): ${result.stderr.toString()}`);
+  return result.stdout.toString();
+}
+
+if (found.length > 0) {
+  describe("npm tarballs", () => {
+    test("nova-*.tgz install into an empty project; only this platform's executable comes along; nova and bunx run it", async () => {
+      expect(found.map((f) => basename(f))).toContain(`nova-agent-${pkg.version}.tgz`);
+      expect(found.map((f) => basename(f))).toContain(`nova-agent-${hostTarget().name}-${pkg.version}.tgz`);
+      const project = tempDir("nova-npm-");
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "nova-npm-test", private: true }));
+      // optional, as nova-agent itself lists them: npm then leaves out the other platforms' packages
+      run(["npm", "install", "--save-optional", "--no-audit", "--no-fund", ...found], project);
+      const installed = join(project, "node_modules", "@nova-agent");
+      expect(existsSync(join(installed, hostTarget().name))).toBe(true);
+      expect(existsSync(join(installed, "darwin-arm64"))).toBe(false);
+
+      const line = `nova ${pkg.version} (${hostTarget().name}, `;
+      expect(run([join(project, "node_modules", ".bin", "nova"), "--version"], project)).toStartWith(line);
+      expect(run(["bunx", "nova-agent", "--version"], project)).toStartWith(line);
+
+      // the launcher passes stdin/stdout through: a real session answers
+      const nova = await startNova({ binary: join(project, "node_modules", ".bin", "nova-agent"), args: ["--no-session"] });
+      const state = await nova.request({ type: "get_state" });
+      expect(state.success).toBe(true);
+      expect(await nova.stop()).toBe(0);
+    }, 120_000);
+  });
+}
