@@ -104,6 +104,7 @@ export class AcpAgent {
     await requireDirectory("session/new", params.cwd);
     const session = this.open(params.cwd);
     this.sessions.set(session.id, session);
+    setImmediate(() => session.advertiseCommands());
     return { sessionId: session.id, configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
   }
 
@@ -122,6 +123,7 @@ export class AcpAgent {
     }
     this.sessions.set(params.sessionId, session);
     session.replay(session.core.messages());
+    setImmediate(() => session.advertiseCommands());
     return { configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
   }
 

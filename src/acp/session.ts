@@ -13,6 +13,7 @@ import type { ToolResult } from "../tools/types.ts";
 import type { Connection } from "./connection.ts";
 import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_REQUEST, RpcError } from "./errors.ts";
 import type { ContentBlock } from "./params.ts";
+import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
 import { changedLine, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
@@ -65,6 +66,8 @@ export class AcpSession {
   /** Runs one prompt; resolves when the run has settled, with why it stopped. */
   prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
     if (this.busy) throw new RpcError(INVALID_REQUEST, `Session ${this.id} is already running a prompt; wait for its answer or send session/cancel`);
+    const command = slashCommand(blocks);
+    if (command) return this.compact(command.args);
     const { text, images } = promptInput(blocks);
     return new Promise<PromptAnswer>((resolve, reject) => {
       this.turn = { cancelled: false, assistants: [], resolve, reject };
@@ -75,6 +78,27 @@ export class AcpSession {
         reject(new RpcError(INTERNAL_ERROR, (error as Error).message));
       }
     });
+  }
+
+  /** `/compact [instructions]`: the outcome is told as an agent message; cancel aborts the summary request. */
+  private async compact(instructions: string): Promise<PromptAnswer> {
+    const turn: Turn = { cancelled: false, assistants: [], resolve: () => {}, reject: () => {} };
+    this.turn = turn;
+    let text: string;
+    try {
+      const result = await this.core.compact(instructions || undefined);
+      text = `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.tokensAfter ?? "?"} after.`;
+    } catch (error) {
+      text = `Nothing was compacted: ${(error as Error).message}`;
+    } finally {
+      this.turn = undefined;
+    }
+    if (!turn.cancelled) this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    return { stopReason: turn.cancelled ? "cancelled" : "end_turn", usage: sumUsage([]) };
+  }
+
+  advertiseCommands(): void {
+    this.update({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
   /** session/cancel: the running prompt answers `cancelled`; open permission questions count as rejected. */

@@ -1,5 +1,6 @@
 /** initialize, new session, prompts with text and images, models: nova --mode acp through the SDK's ClientSideConnection. */
 import { afterEach, expect, test } from "bun:test";
+import { fixtures } from "../support/fixtures/index.ts";
 import { f, PNG, startAcp, type AcpNova } from "./client.ts";
 
 let n: AcpNova | undefined;
@@ -81,4 +82,38 @@ test("unknown sessions, relative cwds, audio and a second concurrent prompt are 
   await expect(n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "two" }] })).rejects.toMatchObject({ code: -32600 });
   await n.conn.cancel({ sessionId });
   expect((await first).stopReason).toBe("cancelled");
+});
+
+test("stop reasons: a length stop is max_tokens, a content filter is refusal, a failed request is an error", async () => {
+  n = await startAcp();
+  await n.initialize();
+  const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+  const ask = () => n!.conn.prompt({ sessionId, prompt: [{ type: "text", text: "go" }] });
+  n.server.enqueue(f.text("cut sho", { stop: "length" }));
+  expect((await ask()).stopReason).toBe("max_tokens");
+  const filtered = { id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "I" }, finish_reason: "content_filter" }] };
+  n.server.enqueue({ chunks: [`data: ${JSON.stringify(filtered)}\n\n`, "data: [DONE]\n\n"] });
+  expect((await ask()).stopReason).toBe("refusal");
+  n.server.enqueue(fixtures.httpError(400, { error: { message: "context too fancy" } }));
+  await expect(ask()).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("context too fancy") });
+});
+
+test("/compact is advertised as a command and summarizes the conversation through the model", async () => {
+  n = await startAcp({ extra: { compaction: { enabled: true, reserveTokens: 1000, keepRecentTokens: 1 } } });
+  await n.initialize();
+  const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+  const advertised = await n.client.waitForUpdate((u) => u.update.sessionUpdate === "available_commands_update");
+  expect(JSON.stringify(advertised.update)).toContain('"name":"compact"');
+  const say = (text: string) => n!.conn.prompt({ sessionId, prompt: [{ type: "text", text }] });
+  expect((await say("/compact")).stopReason).toBe("end_turn");
+  expect(n.client.text("agent_message_chunk")).toContain("Nothing was compacted");
+  expect(n.server.requests).toHaveLength(0);
+  n.server.enqueue(f.text("first answer"), f.text("second answer"), f.text("SUMMARY OF WORK"), f.text("after"));
+  await say("first");
+  await say("second");
+  expect((await say("/compact focus on tests")).stopReason).toBe("end_turn");
+  expect(n.client.text("agent_message_chunk")).toContain("Compacted the conversation");
+  expect(JSON.stringify(n.server.requests[2]!.body)).toContain("focus on tests");
+  await say("next");
+  expect(JSON.stringify(n.server.requests[3]!.body.messages)).toContain("SUMMARY OF WORK");
 });

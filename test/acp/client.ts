@@ -31,6 +31,8 @@ export interface StartOptions extends ClientOptions {
   cwd?: string;
   binary?: string;
   reasoning?: boolean;
+  /** merged into the config object */
+  extra?: Record<string, unknown>;
 }
 
 /** What the editor side saw and did. */
@@ -163,7 +165,7 @@ export async function startAcp(options: StartOptions = {}): Promise<AcpNova> {
   const home = options.home ?? tempDir("nova-acp-home-");
   const cwd = options.cwd ?? tempDir("nova-acp-cwd-");
   const configFile = join(home, "test-config.yml");
-  writeFileSync(configFile, JSON.stringify(testConfig(server, options.reasoning)));
+  writeFileSync(configFile, JSON.stringify({ ...testConfig(server, options.reasoning), ...options.extra }));
   const proc = Bun.spawn([...command({ binary: options.binary }), "--mode", "acp", "--config", configFile], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: home, NOVA_HOME: home, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) },
