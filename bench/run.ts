@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   relay: () => benchRelay(),
   grep: () => benchGrep(),
   "session-load": () => benchSessionLoad(),
+  "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
 };
 
 const chosen = process.argv.slice(2);
