@@ -4,7 +4,7 @@
  * those cannot be loaded everything else still works.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { tempDir } from "../support/nova.ts";
@@ -51,6 +51,23 @@ describe("the compiled binary alone in an empty folder", () => {
     const cache = readdirSync(join(s.nova.home, "cache"));
     expect(cache).toHaveLength(1);
     expect(cache[0]).toMatch(/^sharp-0\.35\.\d+-linux-x64-[0-9a-f]{12}$/);
+  });
+
+  test("two novas starting together on an empty cache both load it, and a damaged file is replaced", async () => {
+    const home = tempDir("nova-shared-home-");
+    const both = await Promise.all([zoomSession({ NOVA_HOME: home }), zoomSession({ NOVA_HOME: home })]);
+    for (const { end } of both) expect(end.isError).toBe(false);
+    const [key] = readdirSync(join(home, "cache"));
+    const lib = join(home, "cache", key!, "@img", `sharp-libvips-${process.platform}-${process.arch}`, "lib");
+    // only the renamed files remain: no temp file of either process is left behind
+    const files = readdirSync(lib);
+    expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    const libvips = join(lib, files.find((f) => f.startsWith("libvips-cpp"))!);
+    const size = statSync(libvips).size;
+    writeFileSync(libvips, Buffer.alloc(size, 0));
+    const { end } = await zoomSession({ NOVA_HOME: home });
+    expect(end.isError).toBe(false);
+    expect(readFileSync(libvips).subarray(0, 4)).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
   });
 
   test("when no cache folder is usable nova still runs and zoom fails naming the platform", async () => {
