@@ -121,6 +121,7 @@ export class AcpAgent {
       if (error instanceof CommandError) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${error.message}`);
       throw error;
     }
+    this.sessions.get(params.sessionId)?.core.store.close();
     this.sessions.set(params.sessionId, session);
     session.replay(session.core.messages());
     setImmediate(() => session.advertiseCommands());

@@ -12,21 +12,23 @@ import { Connection } from "./connection.ts";
 export async function runAcpMode(base: SessionOptions, writer: FrameWriter): Promise<number> {
   const agent = new AcpAgent(base, () => connection);
   const connection = new Connection(writer, agent.handlers());
+  const finish = async () => {
+    await agent.shutdown();
+    await connection.idle();
+    await writer.flush();
+  };
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await agent.shutdown();
-    await writer.flush();
+    await finish();
     process.exit(0);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 
   await connection.serve(Bun.stdin.stream());
-  await agent.shutdown();
-  await connection.idle();
-  await writer.flush();
+  await finish();
   return 0;
 }

@@ -232,11 +232,13 @@ export class AcpSession {
   }
 
   private settle(): void {
+    // calls the model wrote but that never ran (the stream failed or was cancelled after them)
+    for (const id of this.announced) this.update({ sessionUpdate: "tool_call_update", toolCallId: id, status: "failed" });
+    this.announced.clear();
+    this.tool = undefined;
     const turn = this.turn;
     if (!turn) return;
     this.turn = undefined;
-    this.announced.clear();
-    this.tool = undefined;
     const usage = this.core.contextUsage();
     if (usage) {
       const cost = turn.assistants.reduce((sum, m) => sum + m.usage.cost.total, 0);

@@ -2,6 +2,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cutAfter } from "../support/scenario.ts";
 import { f, startAcp, type AcpNova } from "./client.ts";
 
 let n: AcpNova | undefined;
@@ -71,4 +72,13 @@ test("read, grep and a failing edit: kinds, locations and a failed status", asyn
   expect(failed.status).toBe("failed");
   expect(failed.content!.some((c) => c.type === "diff")).toBe(false);
   expect(JSON.stringify(failed.content)).toContain("matched 0 times");
+});
+
+test("a call the model wrote but that never ran (the stream broke after it) ends as failed", async () => {
+  const sessionId = await session();
+  n!.server.enqueue(cutAfter(f.toolCalls([{ id: "z1", name: "ls", args: {} }]), '"finish_reason":"tool_calls"', "drop"));
+  await expect(n!.conn.prompt({ sessionId, prompt: [{ type: "text", text: "list" }] })).rejects.toMatchObject({ code: -32603 });
+  const updates = n!.client.toolUpdates("z1");
+  expect(updates[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "search", status: "pending" });
+  expect(updates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "failed" });
 });
