@@ -1,5 +1,6 @@
 /** initialize, new session, prompts with text and images, models: nova --mode acp through the SDK's ClientSideConnection. */
 import { afterEach, expect, test } from "bun:test";
+import * as schema from "../../node_modules/@agentclientprotocol/sdk/dist/schema/zod.gen.js";
 import { fixtures } from "../support/fixtures/index.ts";
 import { f, PNG, startAcp, type AcpNova } from "./client.ts";
 
@@ -116,4 +117,17 @@ test("/compact is advertised as a command and summarizes the conversation throug
   expect(JSON.stringify(n.server.requests[2]!.body)).toContain("focus on tests");
   await say("next");
   expect(JSON.stringify(n.server.requests[3]!.body.messages)).toContain("SUMMARY OF WORK");
+});
+
+test("every answer fits the ACP schema (the SDK's own zod schemas)", async () => {
+  n = await startAcp();
+  schema.zInitializeResponse.parse(await n.initialize());
+  const created = schema.zNewSessionResponse.parse(await n.conn.newSession({ cwd: n.cwd, mcpServers: [] }));
+  schema.zSetSessionConfigOptionResponse.parse(await n.conn.setSessionConfigOption({ sessionId: created.sessionId, configId: "thought_level", value: "off" }));
+  n.server.enqueue(f.text("fits"));
+  schema.zPromptResponse.parse(await n.conn.prompt({ sessionId: created.sessionId, prompt: [{ type: "text", text: "check" }] }));
+  const listed = schema.zListSessionsResponse.parse(await n.conn.listSessions({}));
+  expect(listed.sessions.map((s) => s.sessionId)).toEqual([created.sessionId]);
+  schema.zLoadSessionResponse.parse(await n.conn.loadSession({ sessionId: created.sessionId, cwd: n.cwd, mcpServers: [] }));
+  expect(n.stderr()).not.toContain("error");
 });
