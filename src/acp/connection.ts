@@ -55,6 +55,11 @@ export class Connection {
     });
   }
 
+  /** Resolves once the client has read what was written, so a slow editor holds the agent back. */
+  drained(): Promise<void> {
+    return this.writer.drained();
+  }
+
   notify(method: string, params: unknown): void {
     this.writer.send({ jsonrpc: "2.0", method, params });
   }

@@ -57,6 +57,7 @@ export class AcpSession {
 
   constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
     core.subscribe((event) => this.onEvent(event));
+    core.setFlowControl(() => conn.drained());
   }
 
   get busy(): boolean {
