@@ -16,7 +16,7 @@ import type { ContentBlock } from "./params.ts";
 import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
-import { changedLine, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
+import { changedLine, planEntries, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
@@ -143,8 +143,12 @@ export class AcpSession {
         if (this.tool?.terminalId) return;
         this.update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.tool?.diffs ?? [], ...resultContent(event.partialResult)] });
         return;
-      case "tool_execution_end":
-        return this.toolEnded(event.toolCallId, event.result, event.isError);
+      case "tool_execution_end": {
+        this.toolEnded(event.toolCallId, event.result, event.isError);
+        const entries = event.toolName === "todo" && !event.isError ? planEntries(event.result.details) : undefined;
+        if (entries) this.update({ sessionUpdate: "plan", entries });
+        return;
+      }
       case "permission_request":
         void this.askPermission(event.requestId, event.toolName, event.command);
         return;

@@ -36,6 +36,7 @@ const kinds: Record<string, ToolKind> = {
   ls: "search",
   view_image: "read",
   zoom: "read",
+  todo: "think",
 };
 
 type Args = Record<string, unknown> | string;
@@ -65,6 +66,8 @@ export function toolView(name: string, args: Args, cwd: string): ToolCallView {
     case "view_image":
     case "zoom":
       return { kind, title: `View ${path ?? "image"}`, locations: at() };
+    case "todo":
+      return { kind, title: "Update the plan", locations: [] };
     default:
       return { kind, title: name, locations: [] };
   }
@@ -94,4 +97,26 @@ export function resultContent(result: Pick<ToolResult, "content">): ToolCallCont
 export function changedLine(details: unknown): number | undefined {
   const line = (details as { firstChangedLine?: unknown } | undefined)?.firstChangedLine;
   return typeof line === "number" ? line : undefined;
+}
+
+export interface PlanEntry {
+  content: string;
+  priority: "high" | "medium" | "low";
+  status: "pending" | "in_progress" | "completed";
+}
+
+/**
+ * The todo list (the todo tool's details) as an ACP plan: every task, named
+ * with its phase when there are several; abandoned tasks are left out.
+ */
+export function planEntries(details: unknown): PlanEntry[] | undefined {
+  const phases = (details as { phases?: unknown } | undefined)?.phases;
+  if (!Array.isArray(phases)) return undefined;
+  return phases.flatMap((phase: { name: string; tasks: { content: string; status: string }[] }) =>
+    phase.tasks.flatMap((task) =>
+      task.status === "abandoned"
+        ? []
+        : [{ content: phases.length > 1 ? `${phase.name}: ${task.content}` : task.content, priority: "medium" as const, status: task.status as PlanEntry["status"] }],
+    ),
+  );
 }
