@@ -60,10 +60,8 @@ async function main(argv: string[]): Promise<number> {
     const { runAcpMode } = await import("./acp/mode.ts");
     return runAcpMode(options, writer);
   }
-  const { Conversations } = await import("./agent/conversations.ts");
   const { runRpcMode } = await import("./rpc/mode.ts");
-  const conversations = new Conversations(options, config.session.backgroundLimit);
-  return runRpcMode(conversations, writer, { messageSnapshots: args.messageSnapshots });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots });
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

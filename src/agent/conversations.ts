@@ -29,6 +29,7 @@ export class Conversations {
   private readonly background = new Map<string, Background>();
   private listener: ((event: AgentEvent) => void) | undefined;
   private flow: (() => Promise<void> | undefined) | undefined;
+  private settledInBackground: ((session: AgentSession) => void) | undefined;
 
   constructor(private readonly options: SessionOptions, private readonly limit: number) {
     this.current = this.attach(new AgentSession(options));
@@ -38,6 +39,11 @@ export class Conversations {
   onEvent(listener: (event: AgentEvent) => void, flow: () => Promise<void> | undefined): void {
     this.listener = listener;
     this.flow = flow;
+  }
+
+  /** Called when a background conversation finishes its turn (and is disposed). */
+  onBackgroundSettled(listener: (session: AgentSession) => void): void {
+    this.settledInBackground = listener;
   }
 
   /**
@@ -105,7 +111,7 @@ export class Conversations {
   private attach(session: AgentSession): AgentSession {
     session.subscribe((event) => {
       if (session === this.current) this.listener?.(event);
-      else if (event.type === "agent_settled") this.background.delete(session.store.sessionId);
+      else if (event.type === "agent_settled" && this.background.delete(session.store.sessionId)) this.settledInBackground?.(session);
     });
     session.setFlowControl(() => (session === this.current ? this.flow?.() : undefined));
     return session;

@@ -4,6 +4,7 @@
  */
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "./messages.ts";
 import type { ToolResult } from "../tools/types.ts";
+import type { TodoPhase, TodoTask } from "./todos.ts";
 
 export type AssistantMessageEvent =
   | { type: "start" }
@@ -42,6 +43,8 @@ export type AgentEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
   | { type: "auto_compaction_end"; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
+  | { type: "todo_reminder"; todos: TodoTask[]; phases: TodoPhase[] }
+  | { type: "todo_auto_clear"; phases: TodoPhase[] }
   | { type: "compaction_end"; reason: "manual" | "threshold" | "overflow"; before: number; after: number; result?: CompactionResult; aborted: boolean; errorMessage?: string };
 
 /** Where the agent's events go. `ready` lets a slow consumer hold the stream back. */

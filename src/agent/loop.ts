@@ -26,7 +26,7 @@ export interface LoopHost {
   buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string>;
   findTool(name: string): Tool | undefined;
   toolNames(): string[];
-  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void): ToolContext;
+  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void, toolCallId?: string): ToolContext;
   hasSteering(): boolean;
   takeSteering(): UserMessage[];
   takeFollowUp(): UserMessage[];
@@ -34,6 +34,8 @@ export interface LoopHost {
   retrySettings(): RetrySettings | undefined;
   /** a signal that fires on abort_retry (or abort) during one backoff wait */
   retryWaitSignal(turn: AbortSignal): AbortSignal;
+  /** messages that keep the run going when it would stop (todo reminders) */
+  beforeStop?(): UserMessage[];
   /** called before each model request; may compact the context */
   beforeRequest?(signal: AbortSignal): Promise<void>;
   /** called when a request failed because the context is too long; true = compacted, retry once */
@@ -60,6 +62,7 @@ export async function runLoop(host: LoopHost, initial: UserMessage[], signal: Ab
       if (steering.length > 0) pending = steering;
       else if (toolResults.length > 0) continue;
       else pending = host.takeFollowUp();
+      if (pending.length === 0) pending = host.beforeStop?.() ?? [];
       if (pending.length === 0) break;
     }
   } catch (error) {

@@ -4,14 +4,19 @@
  * any front end (rpc, acp) arrive here as method calls; everything that
  * happens is reported through one sink.
  */
-import type { Config, ProviderEntry } from "../config/load.ts";
+import type { Config } from "../config/load.ts";
 import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "./messages.ts";
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import type { Model, Provider, ProviderRequest, ThinkingLevel } from "../providers/types.ts";
-import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
+import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
+import { askTool } from "../tools/ask.ts";
+import { todoTool } from "../tools/todo.ts";
+import { TodoList, type TodoPhase } from "./todos.ts";
+import { taskTool } from "../tools/task.ts";
+import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
 import { SessionStore, sessionDirFor, findSessionById, exportHtml, writeExport } from "../session/index.ts";
 import { contextItems, findCut, summarize } from "./compaction.ts";
 import { estimateMessageTokens } from "./tokens.ts";
@@ -40,6 +45,16 @@ export interface SessionOptions {
   appendSystemPrompt?: string;
   /** host services the tools use instead of the local disk and shell (ACP client fs/terminal) */
   clientServices?: Pick<ToolContext, "fs" | "terminal">;
+  /** what the front end offers every conversation: dialogs, host URI schemes, host-defined tools */
+  host?: { ui?: HostUi; uris?: HostUris; tools?: () => Tool[] };
+  /** runs child agents for the `task` tool; absent in a child at the nesting limit */
+  subagents?: (parent: AgentSession) => SubagentRunner | undefined;
+  /** nesting depth of a child agent (0 = the host's own conversation) */
+  depth?: number;
+  /** only these built-in tools (a child agent's restricted set) */
+  toolFilter?: string[];
+  /** a child agent asks its parent's host */
+  permissionAsker?: PermissionAsker;
 }
 
 export class CommandError extends Error {}
@@ -50,7 +65,6 @@ interface Run {
 }
 
 export class AgentSession implements LoopHost {
-  readonly models: Model[];
   model: Model | undefined;
   thinkingLevel: ThinkingLevel;
   steeringMode: QueueMode = "one-at-a-time";
@@ -60,7 +74,9 @@ export class AgentSession implements LoopHost {
   autoRetry: boolean;
   isCompacting = false;
   store: SessionStore;
-  tools: Tool[];
+  readonly todos = new TodoList();
+  private readonly ownTools: Tool[];
+  private remindersLeft = 1;
 
   private context: AgentMessage[] = [];
   private steering: UserMessage[] = [];
@@ -76,7 +92,6 @@ export class AgentSession implements LoopHost {
   private listeners = new Set<(event: AgentEvent) => void>();
   private flow: (() => Promise<void> | undefined) | undefined;
   private readonly prompts: PromptBuilder;
-  private readonly providersByName: Map<string, ProviderEntry>;
 
   readonly sink: EventSink = {
     emit: (event) => {
@@ -87,13 +102,13 @@ export class AgentSession implements LoopHost {
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
-    this.providersByName = new Map(config.providers.map((p) => [p.name, p]));
-    this.models = config.providers.flatMap((p) => p.models);
     this.model = this.initialModel();
     this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
-    this.tools = builtinTools({ permissions: config.permissions });
+    const all = [...builtinTools({ permissions: config.permissions }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
+    const only = options.toolFilter;
+    this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
     this.store = this.newStore();
     this.prompts = new PromptBuilder({
       cwd: options.cwd,
@@ -113,6 +128,22 @@ export class AgentSession implements LoopHost {
   /** Lets the consumer of events hold the stream back when it falls behind. */
   setFlowControl(ready: () => Promise<void> | undefined): void {
     this.flow = ready;
+  }
+
+  /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
+  get tools(): Tool[] {
+    const extra = this.options.host?.tools?.() ?? [];
+    const task = this.subagentRunner && (!this.options.toolFilter || this.options.toolFilter.includes("task")) ? [taskTool] : [];
+    return extra.length + task.length === 0 ? this.ownTools : [...this.ownTools, ...task, ...extra];
+  }
+
+  private get subagentRunner(): SubagentRunner | undefined {
+    return this.options.subagents?.(this);
+  }
+
+  /** Every model the config declares; read live, since `login` can add a provider. */
+  get models(): Model[] {
+    return this.options.config.providers.flatMap((p) => p.models);
   }
 
   get isStreaming(): boolean {
@@ -188,6 +219,11 @@ export class AgentSession implements LoopHost {
   }
 
   // ----- permissions -----
+
+  /** How tool calls ask for permission: a child agent asks through its parent. */
+  get permissionAsker(): PermissionAsker {
+    return this.options.permissionAsker ?? this.askPermission;
+  }
 
   private askPermission = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
     if (signal.aborted) return Promise.resolve(false);
@@ -342,7 +378,7 @@ export class AgentSession implements LoopHost {
     if (!model) {
       return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id.";
     }
-    const entry = this.providersByName.get(model.provider);
+    const entry = this.options.config.providers.find((p) => p.name === model.provider);
     return {
       provider: getProvider(model.api),
       request: {
@@ -365,8 +401,18 @@ export class AgentSession implements LoopHost {
     return this.tools.map((t) => t.name);
   }
 
-  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void): ToolContext {
-    return { cwd: this.cwd, signal, onUpdate, askPermission: this.askPermission, hasUI: this.options.mode === "rpc-ui", ...this.options.clientServices };
+  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void, toolCallId?: string): ToolContext {
+    const host = this.options.host;
+    return {
+      cwd: this.cwd,
+      signal,
+      onUpdate,
+      toolCallId,
+      askPermission: this.permissionAsker,
+      hasUI: this.options.mode === "rpc-ui",
+      host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
+      ...this.options.clientServices,
+    };
   }
 
   hasSteering(): boolean {
@@ -379,6 +425,23 @@ export class AgentSession implements LoopHost {
 
   takeFollowUp(): UserMessage[] {
     return this.take(this.followUp, this.followUpMode);
+  }
+
+  /**
+   * When the model would stop with todos still open, it is reminded once per
+   * prompt; when every task is done, the list clears itself at the run's end.
+   */
+  beforeStop(): UserMessage[] {
+    const open = this.todos.open();
+    if (open.length === 0 || this.remindersLeft <= 0) return [];
+    this.remindersLeft--;
+    this.sink.emit({ type: "todo_reminder", todos: open, phases: this.todos.get() });
+    const list = open.map((t) => `- ${t.content} (${t.status})`).join("\n");
+    return [userMessage(`Reminder: these todo items are still open:\n${list}\nContinue with them, or update the todo list if they are done or no longer needed.`, [])];
+  }
+
+  setTodos(phases: TodoPhase[]): TodoPhase[] {
+    return this.todos.set(phases);
   }
 
   retrySettings(): RetrySettings | undefined {
@@ -656,6 +719,7 @@ export class AgentSession implements LoopHost {
   // ----- internals -----
 
   private start(initial: UserMessage[]): void {
+    this.remindersLeft = 1;
     const controller = new AbortController();
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
@@ -673,6 +737,11 @@ export class AgentSession implements LoopHost {
     if (run.controller.signal.aborted) this.clearQueues();
     const next = this.steering.length > 0 ? this.takeSteering() : this.takeFollowUp();
     if (next.length > 0) return this.start(next);
+    if (this.todos.finished()) {
+      const phases = this.todos.get();
+      this.todos.clear();
+      this.sink.emit({ type: "todo_auto_clear", phases });
+    }
     this.sink.emit({ type: "agent_settled" });
   }
 

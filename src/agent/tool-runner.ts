@@ -55,7 +55,7 @@ async function execute(host: LoopHost, call: ToolCall, signal: AbortSignal): Pro
   const onUpdate = (partialResult: ToolResult) =>
     host.sink.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
   try {
-    const result = await tool.execute(call.arguments, host.toolContext(signal, onUpdate));
+    const result = await tool.execute(call.arguments, host.toolContext(signal, onUpdate, call.id));
     return signal.aborted && !result.isError ? { ...result, isError: false } : result;
   } catch (error) {
     if (error instanceof ToolError) return { ...errorResult(error.message), details: error.details };

@@ -6,8 +6,12 @@
 import type { ApiName, Model } from "../providers/types.ts";
 import type { ProviderEntry } from "./load.ts";
 
-interface Preset {
+export interface Preset {
   name: string;
+  /** shown to the user by `login` */
+  label: string;
+  /** where a key is made */
+  keyUrl: string;
   api: ApiName;
   keyVar: string;
   baseUrlVar: string;
@@ -15,9 +19,11 @@ interface Preset {
   models: [id: string, contextWindow: number, maxTokens: number, reasoning: boolean, image: boolean][];
 }
 
-const presets: Preset[] = [
+export const presets: Preset[] = [
   {
     name: "openai",
+    label: "OpenAI",
+    keyUrl: "https://platform.openai.com/api-keys",
     api: "openai-responses",
     keyVar: "OPENAI_API_KEY",
     baseUrlVar: "OPENAI_BASE_URL",
@@ -30,6 +36,8 @@ const presets: Preset[] = [
   },
   {
     name: "anthropic",
+    label: "Anthropic",
+    keyUrl: "https://console.anthropic.com/settings/keys",
     api: "anthropic",
     keyVar: "ANTHROPIC_API_KEY",
     baseUrlVar: "ANTHROPIC_BASE_URL",
@@ -42,6 +50,8 @@ const presets: Preset[] = [
   },
   {
     name: "google",
+    label: "Google Gemini",
+    keyUrl: "https://aistudio.google.com/apikey",
     api: "google",
     keyVar: "GEMINI_API_KEY",
     baseUrlVar: "GEMINI_BASE_URL",
@@ -53,6 +63,8 @@ const presets: Preset[] = [
   },
   {
     name: "openrouter",
+    label: "OpenRouter",
+    keyUrl: "https://openrouter.ai/keys",
     api: "openai-chat",
     keyVar: "OPENROUTER_API_KEY",
     baseUrlVar: "OPENROUTER_BASE_URL",
@@ -64,21 +76,12 @@ const presets: Preset[] = [
   },
 ];
 
-export function envProviders(env: Record<string, string | undefined>): ProviderEntry[] {
+/** Keys from the environment win over keys stored by `login`. */
+export function envProviders(env: Record<string, string | undefined>, stored: Record<string, { key: string }> = {}): ProviderEntry[] {
   const out: ProviderEntry[] = [];
   for (const preset of presets) {
-    const apiKey = env[preset.keyVar];
-    if (!apiKey) continue;
-    const baseUrl = (env[preset.baseUrlVar] || preset.baseUrl).replace(/\/+$/, "");
-    out.push({
-      name: preset.name,
-      api: preset.api,
-      baseUrl,
-      auth: { apiKey },
-      models: preset.models.map(([id, contextWindow, maxTokens, reasoning, image]) =>
-        model(preset, baseUrl, id, contextWindow, maxTokens, reasoning, image),
-      ),
-    });
+    const apiKey = env[preset.keyVar] || stored[preset.name]?.key;
+    if (apiKey) out.push(presetProvider(preset, apiKey, env));
   }
   const ollamaHost = (env.OLLAMA_HOST || "http://127.0.0.1:11434").replace(/\/+$/, "");
   out.push({
@@ -89,6 +92,17 @@ export function envProviders(env: Record<string, string | undefined>): ProviderE
     models: [],
   });
   return out;
+}
+
+export function presetProvider(preset: Preset, apiKey: string, env: Record<string, string | undefined>): ProviderEntry {
+  const baseUrl = (env[preset.baseUrlVar] || preset.baseUrl).replace(/\/+$/, "");
+  return {
+    name: preset.name,
+    api: preset.api,
+    baseUrl,
+    auth: { apiKey },
+    models: preset.models.map(([id, contextWindow, maxTokens, reasoning, image]) => model(preset, baseUrl, id, contextWindow, maxTokens, reasoning, image)),
+  };
 }
 
 function model(

@@ -11,6 +11,7 @@ import { describeIssue } from "../rpc/commands.ts";
 import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, type ConfigFile } from "./schema.ts";
 import { envProviders } from "./env-providers.ts";
+import { readAuth } from "./auth.ts";
 
 export class ConfigError extends Error {}
 
@@ -37,6 +38,8 @@ export interface Config {
   agent: ConfigFile["agent"];
   /** values that must never reach stdout, logs, sessions or exports */
   secrets: string[];
+  /** the environment the config was read with (base URL overrides for providers added by login) */
+  env: Record<string, string | undefined>;
   warnings: string[];
 }
 
@@ -141,7 +144,7 @@ function build(
       })),
     });
   }
-  for (const extra of envProviders(ctx.env)) {
+  for (const extra of envProviders(ctx.env, readAuth(ctx.novaHome))) {
     if (providers.some((p) => p.name === extra.name)) continue;
     if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
     providers.push(extra);
@@ -159,6 +162,7 @@ function build(
     session: file.session,
     agent: file.agent,
     secrets,
+    env: ctx.env,
     warnings: ctx.warnings,
   };
 }

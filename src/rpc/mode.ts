@@ -4,17 +4,43 @@
  * one-shot works) while nothing can answer a request any more; SIGTERM/SIGINT
  * abort at once. Either way every agent_start gets its agent_end before exit.
  */
-import type { Conversations } from "../agent/conversations.ts";
+import { Conversations } from "../agent/conversations.ts";
+import type { SessionOptions } from "../agent/session.ts";
+import { Subagents } from "../agent/subagents.ts";
+import { HostBridge } from "./host-bridge.ts";
+import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "./writer.ts";
 
-export async function runRpcMode(conversations: Conversations, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
+export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
   const snapshots = options.messageSnapshots;
-  conversations.onEvent((event) => writer.send(toFrame(event, snapshots)), () => writer.drained());
-  const server = new RpcServer(writer, createDispatch(new HandlerContext(conversations)));
+  const { config } = sessionOptions;
+  const send = (frame: object) => writer.send(frame);
+  const bridge = new HostBridge(send, process.env.NOVA_RPC_EMIT_TITLE === "1");
+  const subagents = new Subagents(sessionOptions, config.agent, send);
+  const context = new HandlerContext(config, bridge, subagents);
+  const conversations = new Conversations(
+    {
+      ...sessionOptions,
+      host: { ui: bridge.ui, uris: bridge.uris, tools: () => context.hostTools },
+      subagents: (parent) => subagents.runnerFor(parent),
+    },
+    config.session.backgroundLimit,
+  );
+  context.conversations = conversations;
+  const signals = uiSignals(bridge.ui);
+  conversations.onEvent(
+    (event) => {
+      writer.send(toFrame(event, snapshots));
+      signals(event);
+    },
+    () => writer.drained(),
+  );
+  conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
+  const server = new RpcServer(writer, createDispatch(context));
 
   let stopping = false;
   const stop = async () => {
@@ -29,6 +55,7 @@ export async function runRpcMode(conversations: Conversations, writer: FrameWrit
 
   writer.send({ type: "ready" });
   await server.serve(Bun.stdin.stream());
+  bridge.close();
   const session = conversations.current;
   session.denyPendingPermissions();
   await Promise.all([session.waitForIdle(), conversations.stopAll()]);

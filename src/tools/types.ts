@@ -4,6 +4,7 @@
  * a context, an abort signal and an `onUpdate` for streamed partial results.
  */
 import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { HostServices } from "../host/services.ts";
 import type { ShellOptions, ShellResult } from "./run-shell.ts";
 
 export interface ToolResult {
@@ -25,6 +26,10 @@ export interface ToolContext {
   askPermission?: PermissionAsker;
   /** true under rpc-ui: bash runs without a PTY, `ask` exists */
   hasUI: boolean;
+  /** the model's id for this call */
+  toolCallId?: string;
+  /** what the front end offers beyond the local machine: dialogs, host URIs, todos, child agents */
+  host?: HostServices;
   /** present when the host serves files itself (an ACP editor: unsaved buffers, edits shown as its own diffs) */
   fs?: ClientFs;
   /** present when the host runs commands in its own terminals (an ACP editor) */

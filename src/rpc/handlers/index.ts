@@ -4,10 +4,11 @@ import type { HandlerContext } from "./context.ts";
 import { promptingHandlers } from "./prompting.ts";
 import { stateHandlers } from "./state.ts";
 import { sessionHandlers } from "./session.ts";
+import { hostHandlers, replyHandlers } from "./host.ts";
 
 export function createDispatch(context: HandlerContext): Dispatch {
   return {
-    commands: { ...promptingHandlers(context), ...stateHandlers(context), ...sessionHandlers(context) },
-    replies: {},
+    commands: { ...promptingHandlers(context), ...stateHandlers(context), ...sessionHandlers(context), ...hostHandlers(context) },
+    replies: replyHandlers(context),
   };
 }

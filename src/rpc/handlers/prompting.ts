@@ -16,6 +16,8 @@ export function promptingHandlers(ctx: HandlerContext) {
   return {
     prompt: (c: CommandOf<"prompt">) => {
       ctx.session.prompt(c.message, images(c.images), c.streamingBehavior);
+      // every accepted prompt reaches the agent: nova has no local-only slash commands
+      return { agentInvoked: true };
     },
     steer: (c: CommandOf<"steer">) => ctx.session.steer(c.message, images(c.images)),
     follow_up: (c: CommandOf<"follow_up">) => ctx.session.followUpMessage(c.message, images(c.images)),

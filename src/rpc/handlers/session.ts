@@ -13,12 +13,19 @@ export function sessionHandlers(ctx: HandlerContext) {
     get_background_sessions: () => ctx.conversations.list(),
     cancel_background_session: (c: CommandOf<"cancel_background_session">) => ctx.conversations.cancel(c.sessionId),
     handoff: (c: CommandOf<"handoff">) => ctx.session.handoff(c.customInstructions),
-    branch: (c: CommandOf<"branch">) => ctx.session.branch(c.entryId),
-    fork: (c: CommandOf<"fork">) => ctx.session.branch(c.entryId),
+    branch: (c: CommandOf<"branch">) => branch(ctx, c.entryId),
+    fork: (c: CommandOf<"fork">) => branch(ctx, c.entryId),
     get_branch_messages: () => ctx.session.branchMessages(),
     get_fork_messages: () => ctx.session.branchMessages(),
     get_session_stats: () => ctx.session.sessionStats(),
     export_html: (c: CommandOf<"export_html">) => ctx.session.exportHtml(c.outputPath),
     compact: (c: CommandOf<"compact">) => ctx.session.compact(c.customInstructions),
   };
+}
+
+/** Branching at a user message hands its text back, and to the host's editor to revise. */
+function branch(ctx: HandlerContext, entryId: string) {
+  const result = ctx.session.branch(entryId);
+  if (result.text) ctx.bridge.ui.setEditorText(result.text);
+  return result;
 }

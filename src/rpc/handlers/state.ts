@@ -22,7 +22,7 @@ export function stateHandlers(ctx: HandlerContext) {
         messageCount: ctx.session.messages().length,
         pendingMessageCount: pending,
         queuedMessageCount: pending,
-        todoPhases: [],
+        todoPhases: ctx.session.todos.get(),
         systemPrompt: [await ctx.session.systemPrompt()],
         dumpTools: ctx.session.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         contextUsage: ctx.session.contextUsage(),
@@ -55,6 +55,9 @@ export function stateHandlers(ctx: HandlerContext) {
     set_auto_retry: (c: CommandOf<"set_auto_retry">) => {
       ctx.session.autoRetry = c.enabled;
     },
-    set_session_name: (c: CommandOf<"set_session_name">) => ctx.session.setSessionName(c.name),
+    set_session_name: (c: CommandOf<"set_session_name">) => {
+      ctx.session.setSessionName(c.name);
+      ctx.bridge.ui.setTitle(c.name.trim());
+    },
   };
 }
