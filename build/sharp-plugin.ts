@@ -12,6 +12,7 @@ import type { BunPlugin } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharpPackage from "sharp/package.json" with { type: "json" };
+import { NATIVE_ADDON } from "../src/tools/sharp-native.ts";
 
 export type SharpNative =
   | { images: true; platform: string; /** @img/sharp-<platform> and, except on win32, @img/sharp-libvips-<platform> */ packageDirs: Record<string, string> }
@@ -59,7 +60,7 @@ export function sharpNativePlugin(options: SharpNative): BunPlugin {
         loader: "js",
         contents:
           options.images && args.path === `@img/sharp-${options.platform}/sharp.node`
-            ? `const addon = globalThis[Symbol.for("nova.sharp.native")]; if (!addon) { ${notBundled("sharp's addon, not preloaded,")} } module.exports = addon;`
+            ? `const addon = globalThis[Symbol.for(${JSON.stringify(NATIVE_ADDON.description)})]; if (!addon) { ${notBundled("sharp's addon, not preloaded,")} } module.exports = addon;`
             : notBundled(args.path),
       }));
     },

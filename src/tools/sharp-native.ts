@@ -10,6 +10,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { novaHomeFrom } from "../config/load.ts";
 
 /** Written by the build (build/sharp-plugin.ts) as the virtual module "nova:sharp-native". */
 export interface NativeManifest {
@@ -25,8 +26,7 @@ export const NATIVE_ADDON = Symbol.for("nova.sharp.native");
 
 /** Candidate cache roots, best first: nova's own home, then a per-user folder in the temp dir. */
 function cacheRoots(env: NodeJS.ProcessEnv): string[] {
-  const home = env.NOVA_HOME || join(env.HOME || env.USERPROFILE || tmpdir(), ".nova");
-  return [join(home, "cache"), join(tmpdir(), `nova-${process.getuid?.() ?? env.USERNAME ?? "user"}`)];
+  return [join(novaHomeFrom(env), "cache"), join(tmpdir(), `nova-${process.getuid?.() ?? env.USERNAME ?? "user"}`)];
 }
 
 function sha256(bytes: Uint8Array): string {
