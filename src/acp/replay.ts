@@ -1,10 +1,10 @@
 /**
  * A stored conversation as the session/update notifications an editor would
  * have seen live, so session/load can rebuild its transcript: user and agent
- * chunks, thoughts, and each tool call followed by its outcome.
+ * chunks, thoughts, each tool call followed by its outcome, and the plan.
  */
 import type { AgentMessage } from "../agent/messages.ts";
-import { changedLine, resultContent, toolDiffs, toolView } from "./tool-calls.ts";
+import { changedLine, planEntries, resultContent, toolDiffs, toolView } from "./tool-calls.ts";
 
 type Update = Record<string, unknown>;
 
@@ -37,6 +37,8 @@ export function replayUpdates(messages: AgentMessage[], cwd: string): Update[] {
         const first = diffs[0];
         if (line && first?.type === "diff") update.locations = [{ path: first.path, line }];
         updates.push(update);
+        const entries = message.toolName === "todo" && !message.isError ? planEntries(message.details) : undefined;
+        if (entries) updates.push({ sessionUpdate: "plan", entries });
         return;
       }
       case "bashExecution": {

@@ -74,3 +74,24 @@ test("loading an unknown session is resource-not-found", async () => {
   await expect(n.conn.loadSession({ sessionId: "00000000-0000-0000-0000-000000000000", cwd: n.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
   expect((await n.conn.listSessions({})).sessions).toEqual([]);
 });
+
+test("the plan is replayed with the history", async () => {
+  server = await startProviderServer();
+  const home = tempDir("nova-acp-home-");
+  const cwd = tempDir("nova-acp-cwd-");
+  const first = await startAcp({ server, home, cwd });
+  open.push(first);
+  await first.initialize();
+  const { sessionId } = await first.conn.newSession({ cwd, mcpServers: [] });
+  const phases = [{ name: "Only", tasks: [{ content: "write docs", status: "completed" }] }];
+  server.enqueue(f.toolCalls([{ id: "t1", name: "todo", args: { phases } }]), f.text("done"), f.text("spare"));
+  await first.conn.prompt({ sessionId, prompt: [{ type: "text", text: "plan" }] });
+  await first.close();
+
+  const second = await startAcp({ server, home, cwd });
+  open.push(second);
+  await second.initialize();
+  await second.conn.loadSession({ sessionId, cwd, mcpServers: [] });
+  const plan = second.client.updates.find((u) => u.update.sessionUpdate === "plan");
+  expect(plan?.update).toEqual({ sessionUpdate: "plan", entries: [{ content: "write docs", priority: "medium", status: "completed" }] });
+});

@@ -82,3 +82,24 @@ test("a call the model wrote but that never ran (the stream broke after it) ends
   expect(updates[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "search", status: "pending" });
   expect(updates.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", status: "failed" });
 });
+
+test("the todo list becomes an ACP plan", async () => {
+  const sessionId = await session();
+  const phases = [
+    { name: "Fix", tasks: [{ content: "find the bug", status: "completed" }, { content: "patch it", status: "in_progress" }, { content: "old idea", status: "abandoned" }] },
+    { name: "Check", tasks: [{ content: "run the tests", status: "pending" }] },
+  ];
+  // open tasks may earn the model a reminder turn: a spare answer keeps the script from running out
+  n!.server.enqueue(f.toolCalls([{ id: "t1", name: "todo", args: { phases } }]), f.text("planned"), f.text("still planned"));
+  await n!.conn.prompt({ sessionId, prompt: [{ type: "text", text: "plan it" }] });
+  expect(n!.client.toolUpdates("t1")[0]).toMatchObject({ kind: "think", title: "Update the plan" });
+  const plan = await n!.client.waitForUpdate((u) => u.update.sessionUpdate === "plan");
+  expect(plan.update).toEqual({
+    sessionUpdate: "plan",
+    entries: [
+      { content: "Fix: find the bug", priority: "medium", status: "completed" },
+      { content: "Fix: patch it", priority: "medium", status: "in_progress" },
+      { content: "Check: run the tests", priority: "medium", status: "pending" },
+    ],
+  });
+});
