@@ -31,6 +31,9 @@ export const editTool = defineTool({
     "Each oldText must match exactly once (whitespace included); if any does not, no change is made.",
   schema,
   async run(args, ctx) {
+    if (ctx.host?.uris?.schemeOf(args.path)) {
+      throw new ToolError(`edit: ${args.path} is served by the host and cannot be edited in place; read it, then use write with the whole new content`);
+    }
     const edits = collectEdits(args);
     const path = resolvePath(ctx.cwd, args.path);
     const info = await statPath("edit", args.path, path);

@@ -15,8 +15,18 @@ export const writeTool = defineTool({
   description: "Write a file, replacing it if it exists. Parent folders are created as needed.",
   schema,
   async run(args, ctx) {
-    const path = resolvePath(ctx.cwd, args.path);
     const bytes = Buffer.from(args.content, "utf8");
+    const uri = ctx.host?.uris?.schemeOf(args.path);
+    if (uri) {
+      if (!uri.writable) throw new ToolError(`write: the host registered the "${uri.scheme}" scheme without writable, so ${args.path} cannot be written`);
+      try {
+        await ctx.host!.uris!.write(args.path, args.content, ctx.signal);
+      } catch (error) {
+        throw new ToolError(`write: ${args.path}: ${(error as Error).message}`);
+      }
+      return { content: [{ type: "text", text: `Wrote ${bytes.length} bytes to ${args.path}` }], details: { url: args.path, bytes: bytes.length } };
+    }
+    const path = resolvePath(ctx.cwd, args.path);
     try {
       if (ctx.fs) await ctx.fs.writeTextFile(path, args.content);
       else await atomicWrite(path, bytes);
