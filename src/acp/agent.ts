@@ -8,10 +8,11 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentSession, CommandError, type SessionOptions } from "../agent/session.ts";
 import { versionInfo } from "../cli/version.ts";
+import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
 import { clientServices, type ClientCapabilities } from "./client-services.ts";
 import type { Connection, Handlers } from "./connection.ts";
-import { INVALID_PARAMS, INVALID_REQUEST, RESOURCE_NOT_FOUND, RpcError } from "./errors.ts";
+import { AUTH_REQUIRED, INVALID_PARAMS, INVALID_REQUEST, RESOURCE_NOT_FOUND, RpcError } from "./errors.ts";
 import {
   authenticateParams,
   cancelParams,
@@ -80,23 +81,34 @@ export class AcpAgent {
         mcpCapabilities: { http: false, sse: false },
         sessionCapabilities: { list: {} },
       },
-      authMethods: this.base.config.providers.map((p) => ({
-        id: p.name,
-        name: p.name,
-        description: `Uses the ${p.name} provider's key from nova's environment or config; nothing to enter here`,
-      })),
+      authMethods: this.authMethods(),
       agentInfo: { name: "nova", title: "nova", version: versionInfo().version },
     };
   }
 
-  /** Keys come from the environment or the config, so a known provider is already authenticated. */
+  /** One method per provider that takes an API key, and one per provider the config adds. */
+  private authMethods() {
+    const configured = this.base.config.providers.filter((p) => !presets.some((preset) => preset.name === p.name));
+    return [
+      ...presets.map((preset) => ({ id: preset.name, name: preset.label, description: `An API key in ${preset.keyVar}, or stored with rpc mode's login` })),
+      ...configured.map((p) => ({ id: p.name, name: p.name, description: "Configured in nova's config file" })),
+    ];
+  }
+
+  /**
+   * Keys come from the environment, auth.json or the config file, never from
+   * the editor: a provider that has one is authenticated, one that lacks it
+   * answers auth-required saying which variable to set.
+   */
   private authenticate(p: unknown) {
     const { methodId } = parseParams("authenticate", authenticateParams, p);
-    const known = this.base.config.providers.map((provider) => provider.name);
+    const known = this.authMethods().map((m) => m.id);
     if (!known.includes(methodId)) {
-      throw new RpcError(INVALID_PARAMS, `Invalid params for authenticate: methodId ${JSON.stringify(methodId)} is not one of ${known.map((k) => JSON.stringify(k)).join(", ") || "(no providers configured)"}`);
+      throw new RpcError(INVALID_PARAMS, `Invalid params for authenticate: methodId ${JSON.stringify(methodId)} is not one of ${known.map((k) => JSON.stringify(k)).join(", ")}`);
     }
-    return {};
+    if (this.base.config.providers.some((provider) => provider.name === methodId)) return {};
+    const preset = presets.find((candidate) => candidate.name === methodId)!;
+    throw new RpcError(AUTH_REQUIRED, `Authentication required: ${preset.label} has no API key; set ${preset.keyVar} in the environment nova starts with (or store one with rpc mode's login), then restart nova`);
   }
 
   private async newSession(p: unknown) {

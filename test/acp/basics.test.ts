@@ -20,8 +20,9 @@ test("initialize negotiates version 1 and declares load, images and embedded con
     sessionCapabilities: { list: {} },
   });
   expect(init.agentInfo?.name).toBe("nova");
-  expect(init.authMethods?.map((m) => m.id)).toContain("test");
+  expect(init.authMethods?.map((m) => m.id)).toEqual(expect.arrayContaining(["anthropic", "openai", "test"]));
   expect(await n.conn.authenticate({ methodId: "test" })).toEqual({});
+  await expect(n.conn.authenticate({ methodId: "anthropic" })).rejects.toMatchObject({ code: -32000, message: expect.stringContaining("ANTHROPIC_API_KEY") });
   await expect(n.conn.authenticate({ methodId: "nope" })).rejects.toMatchObject({ code: -32602 });
 });
 
