@@ -80,8 +80,9 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function print(text: string): number {
-  process.stdout.write(text);
+/** Waits until the text has left the process: exiting earlier would cut a long write to a pipe. */
+async function print(text: string): Promise<number> {
+  await new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
   return 0;
 }
 
