@@ -84,6 +84,31 @@ describe("persistence", () => {
   });
 });
 
+describe("repair", () => {
+  test("a session file cut at every byte offset of its last entry loads every earlier entry", async () => {
+    const dir = tempDir("nova-sessions-");
+    const writer = await setup({ args: ["--session-dir", dir] });
+    writer.server.enqueue(f.text("first answer"), f.text("second answer ☃ with more text"));
+    await promptAndSettle(writer.nova, "one");
+    await promptAndSettle(writer.nova, "two");
+    const full = (await writer.nova.request({ type: "get_messages" })).data.messages;
+    const text = readFileSync(sessionFiles(dir)[0]);
+    const lastStart = text.subarray(0, text.length - 1).lastIndexOf(0x0a) + 1;
+    const reader = await setup({ args: ["--no-session"] });
+    const cut = join(tempDir("nova-cut-"), "cut.jsonl");
+    const load = async (end: number) => {
+      writeFileSync(cut, text.subarray(0, end));
+      const r = await reader.nova.request({ type: "switch_session", sessionPath: cut });
+      expect(r.success).toBe(true);
+      return (await reader.nova.request({ type: "get_messages" })).data.messages;
+    };
+    for (let end = lastStart; end < text.length - 1; end++) expect(await load(end)).toEqual(full.slice(0, -1));
+    expect(reader.nova.stderr).toContain("cut.jsonl");
+    // only the LF missing: the entry itself is whole and loads
+    expect(await load(text.length - 1)).toEqual(full);
+  });
+});
+
 describe("branch", () => {
   test("branching at a user message continues from before it; the old branch stays in the file", async () => {
     const dir = tempDir("nova-sessions-");
