@@ -16,7 +16,8 @@ import { packAll } from "./build/pack.ts";
 import { type SharpNative, sharpNativePlugin } from "./build/sharp-plugin.ts";
 import { TARGETS, type Target, hostTarget } from "./build/targets.ts";
 import pkg from "./package.json" with { type: "json" };
-import sharpPackage from "sharp/package.json" with { type: "json" };
+// sharp does not export its package.json, so TypeScript cannot import it; Bun can require it
+const sharpPackage = require("sharp/package.json") as { version: string; optionalDependencies: Record<string, string> };
 
 function commit(): string {
   const result = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stderr: "ignore" });

@@ -11,7 +11,8 @@
 import type { BunPlugin } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import sharpPackage from "sharp/package.json" with { type: "json" };
+// sharp does not export its package.json, so TypeScript cannot import it; Bun can require it
+const sharpPackage = require("sharp/package.json") as { version: string; optionalDependencies: Record<string, string> };
 import { NATIVE_ADDON } from "../src/tools/sharp-native.ts";
 
 export type SharpNative =

@@ -4,3 +4,5 @@ for await (const chunk of Bun.stdin.stream()) {
   for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
 }
 process.stdout.write(`${lines}\n`);
+
+export {};

@@ -5,3 +5,5 @@ const reader = Bun.stdin.stream().getReader();
 const { value } = await reader.read();
 if (value) process.stdout.write('{"type":"response","command":"get_state","success":true}\n');
 process.exit(0);
+
+export {};

@@ -4,3 +4,5 @@ let n = 0;
 for (const line of text.split("\n")) if (line) (JSON.parse(line), n++);
 const rss = Number(/VmRSS:\s+(\d+)/.exec(await Bun.file("/proc/self/status").text())![1]);
 process.stdout.write(JSON.stringify({ entries: n, rssKb: rss }) + "\n");
+
+export {};

@@ -16,3 +16,5 @@ for await (const chunk of res.body!) {
   }
 }
 process.stdout.write('{"type":"agent_end"}\n');
+
+export {};

@@ -10,8 +10,8 @@ import { AcpAgent } from "./agent.ts";
 import { Connection } from "./connection.ts";
 
 export async function runAcpMode(base: SessionOptions, writer: FrameWriter): Promise<number> {
-  const agent = new AcpAgent(base, () => connection);
-  const connection = new Connection(writer, agent.handlers());
+  const agent: AcpAgent = new AcpAgent(base, () => connection);
+  const connection: Connection = new Connection(writer, agent.handlers());
   const finish = async () => {
     await agent.shutdown();
     await connection.idle();

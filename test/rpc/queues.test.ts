@@ -20,7 +20,7 @@ afterEach(async () => {
 const gated = { id: "g1", name: "bash", args: { command: "rm -rf ./scratch" } };
 
 /** Starts a prompt whose first tool call waits at a permission request; resolves with that request. */
-async function startGated(calls = [gated], message = "go"): Promise<{ from: number; request: Frame }> {
+async function startGated(calls: { id: string; name: string; args: Record<string, unknown> }[] = [gated], message = "go"): Promise<{ from: number; request: Frame }> {
   const from = s!.nova.frames.length;
   await s!.nova.request({ type: "prompt", message });
   s!.server.enqueue(f.toolCalls(calls));

@@ -200,8 +200,8 @@ describe("compaction", () => {
     const frames = await promptAndSettle(s.nova, "second");
     const kinds = frames.filter((fr) => /compaction/.test(fr.type)).map((fr) => fr.type);
     expect(kinds).toEqual(["auto_compaction_start", "compaction_end", "auto_compaction_end"]);
-    expect(frames.find((fr) => fr.type === "auto_compaction_start").reason).toBe("threshold");
-    expect(frames.find((fr) => fr.type === "agent_end").messages.at(-1).content[0].text).toBe("after compaction");
+    expect(frames.find((fr) => fr.type === "auto_compaction_start")!.reason).toBe("threshold");
+    expect(frames.find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("after compaction");
     expect(JSON.stringify(s.server.requests[2].body)).toContain("SUMMARY");
   });
 
@@ -215,9 +215,9 @@ describe("compaction", () => {
     );
     await promptAndSettle(s.nova, "first");
     const frames = await promptAndSettle(s.nova, "second");
-    expect(frames.find((fr) => fr.type === "auto_compaction_start").reason).toBe("overflow");
-    expect(frames.find((fr) => fr.type === "auto_compaction_end")).toMatchObject({ aborted: false, willRetry: true });
-    expect(frames.find((fr) => fr.type === "agent_end").messages.at(-1).content[0].text).toBe("answered after compaction");
+    expect(frames.find((fr) => fr.type === "auto_compaction_start")!.reason).toBe("overflow");
+    expect(frames.find((fr) => fr.type === "auto_compaction_end")!).toMatchObject({ aborted: false, willRetry: true });
+    expect(frames.find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("answered after compaction");
   });
 
   test("tool call and result pairs are never split by the cut", async () => {
