@@ -1,20 +1,11 @@
 /** The agent loop through the real process, for every provider's wire format. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { apis, cutAfter, outline, promptAndSettle, scenario, type Scenario } from "../support/scenario.ts";
+import { apis, cutAfter, outline, promptAndSettle, scenarios } from "../support/scenario.ts";
 import { fixtures } from "../support/fixtures/index.ts";
 
-let open: Scenario[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((s) => s.close()));
-  open = [];
-});
-async function setup(...args: Parameters<typeof scenario>) {
-  const s = await scenario(...args);
-  open.push(s);
-  return s;
-}
+const setup = scenarios();
 
 const PNG_1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -226,6 +217,33 @@ describe("abort", () => {
     const frames = await promptAndSettle(s.nova, "hi");
     expect(frames.filter((f) => f.type.startsWith("auto_retry"))).toEqual([]);
     expect(s.server.requests).toHaveLength(1);
+  });
+});
+
+describe("limits and accounting", () => {
+  test("a tool call cut off by the output token limit is not executed", async () => {
+    const s = await setup();
+    writeFileSync(join(s.cwd, "big.txt"), "x");
+    s.server.enqueue(fixtures.openaiChat.toolCalls([{ id: "l1", name: "write", args: { path: "big.txt", content: "half" } }], { stop: "length" }), fixtures.openaiChat.text("sorry"));
+    const frames = await promptAndSettle(s.nova, "write it");
+    const end = frames.find((f) => f.type === "tool_execution_end")!;
+    expect(end.isError).toBe(true);
+    expect(end.result.content[0].text).toContain("output token limit");
+    expect(Bun.file(join(s.cwd, "big.txt")).size).toBe(1);
+    expect(frames.find((f) => f.type === "message_end" && f.message.role === "assistant")!.message.stopReason).toBe("length");
+  });
+
+  test("usage and cost are accounted per message from the model's prices", async () => {
+    const s = await setup({ model: { cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } } });
+    s.server.enqueue(fixtures.openaiChat.text("priced", { usage: { input: 1000, output: 100 } }));
+    const frames = await promptAndSettle(s.nova, "hi");
+    const usage = frames.find((f) => f.type === "message_end" && f.message.role === "assistant")!.message.usage;
+    expect(usage).toMatchObject({ input: 1000, output: 100, totalTokens: 1100 });
+    expect(usage.cost.input).toBeCloseTo(0.003, 9);
+    expect(usage.cost.output).toBeCloseTo(0.0015, 9);
+    expect(usage.cost.total).toBeCloseTo(0.0045, 9);
+    const stats = (await s.nova.request({ type: "get_session_stats" })).data;
+    expect(stats.cost).toBeCloseTo(0.0045, 9);
   });
 });
 

@@ -1,21 +1,12 @@
 /** Sessions that last, through the real process: PROTOCOL.md §4 Session and Compaction. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cutAfter, promptAndSettle, scenario, type Scenario } from "../support/scenario.ts";
+import { cutAfter, promptAndSettle, scenarios } from "../support/scenario.ts";
 import { fixtures } from "../support/fixtures/index.ts";
 import { tempDir } from "../support/nova.ts";
 
-let open: Scenario[] = [];
-afterEach(async () => {
-  await Promise.all(open.map((s) => s.close()));
-  open = [];
-});
-async function setup(...args: Parameters<typeof scenario>) {
-  const s = await scenario(...args);
-  open.push(s);
-  return s;
-}
+const setup = scenarios();
 const f = fixtures.openaiChat;
 
 function sessionFiles(dir: string): string[] {

@@ -2,6 +2,7 @@
  * A scripted provider plus a nova pointed at it: the usual setup of a
  * process-level agent test.
  */
+import { afterEach } from "bun:test";
 import { fixtures } from "./fixtures/index.ts";
 import type { Scripted } from "./provider-server.ts";
 import { startProviderServer, type ProviderServer } from "./provider-server.ts";
@@ -32,6 +33,8 @@ export interface ScenarioOptions extends SpawnOptions {
   image?: boolean;
   /** merged into the config object */
   extra?: Record<string, unknown>;
+  /** merged into the first model's declaration (m1) */
+  model?: Record<string, unknown>;
 }
 
 export async function scenario(options: ScenarioOptions = {}): Promise<Scenario> {
@@ -46,7 +49,7 @@ export async function scenario(options: ScenarioOptions = {}): Promise<Scenario>
         baseUrl: `${server.url}/v1`,
         apiKey: "sk-test-secret-key-123456",
         models: [
-          { id: "m1", contextWindow: 100000, maxTokens: 4096, reasoning: options.reasoning ?? false, input: options.image === false ? ["text"] : ["text", "image"] },
+          { id: "m1", contextWindow: 100000, maxTokens: 4096, reasoning: options.reasoning ?? false, input: options.image === false ? ["text"] : ["text", "image"], ...options.model },
           { id: "m2", contextWindow: 50000, maxTokens: 2048 },
         ],
       },
@@ -65,6 +68,20 @@ export async function scenario(options: ScenarioOptions = {}): Promise<Scenario>
       await nova.stop();
       await server.close();
     },
+  };
+}
+
+/** A scenario opener for a test file: whatever it opens is closed after each test. */
+export function scenarios(): (options?: ScenarioOptions) => Promise<Scenario> {
+  let open: Scenario[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    open = [];
+  });
+  return async (options) => {
+    const s = await scenario(options);
+    open.push(s);
+    return s;
   };
 }
 
