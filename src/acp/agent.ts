@@ -6,7 +6,8 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { AgentSession, CommandError, type SessionOptions } from "../agent/session.ts";
+import { AgentSession, type SessionOptions } from "../agent/session.ts";
+import { CommandError } from "../agent/errors.ts";
 import { versionInfo } from "../cli/version.ts";
 import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";

@@ -4,7 +4,8 @@
  * A background conversation finishes its turn unseen and is disposed once it
  * settles, unless the host re-attaches it with `switch_session` first.
  */
-import { AgentSession, CommandError, type SessionOptions } from "./session.ts";
+import { AgentSession, type SessionOptions } from "./session.ts";
+import { CommandError } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
 
 export interface BackgroundInfo {

@@ -7,7 +7,7 @@ import type { Config } from "../config/load.ts";
 import { presetProvider, presets } from "../config/env-providers.ts";
 import { saveApiKey } from "../config/auth.ts";
 import type { HostUi } from "../host/services.ts";
-import { CommandError } from "./session.ts";
+import { CommandError } from "./errors.ts";
 
 export function loginProviders(config: Config) {
   return {

@@ -18,7 +18,11 @@ import { TodoList, type TodoPhase } from "./todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
 import { SessionStore, sessionDirFor, findSessionById, exportHtml, writeExport } from "../session/index.ts";
-import { contextItems, findCut, summarize } from "./compaction.ts";
+import { Compactor, type CompactorHost } from "./compactor.ts";
+import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
+import { PermissionRequests } from "./permission-requests.ts";
+import { sessionStats } from "./stats.ts";
+import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { readdir } from "node:fs/promises";
@@ -28,7 +32,7 @@ import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import type { RetrySettings } from "./retry.ts";
 
-export type QueueMode = "all" | "one-at-a-time";
+export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
 
@@ -57,38 +61,29 @@ export interface SessionOptions {
   permissionAsker?: PermissionAsker;
 }
 
-export class CommandError extends Error {}
 
 interface Run {
   controller: AbortController;
   done: Promise<void>;
 }
 
-export class AgentSession implements LoopHost {
+export class AgentSession implements LoopHost, CompactorHost {
   model: Model | undefined;
   thinkingLevel: ThinkingLevel;
-  steeringMode: QueueMode = "one-at-a-time";
-  followUpMode: QueueMode = "one-at-a-time";
   interruptMode: InterruptMode = "immediate";
   autoCompaction: boolean;
   autoRetry: boolean;
-  isCompacting = false;
   store: SessionStore;
   readonly todos = new TodoList();
   private readonly ownTools: Tool[];
   private remindersLeft = 1;
 
   private context: AgentMessage[] = [];
-  private steering: UserMessage[] = [];
-  private followUp: UserMessage[] = [];
   private run: Run | undefined;
   private retryWait: AbortController | undefined;
-  private compaction: AbortController | undefined;
   private userBash: AbortController | undefined;
   /** bash output that waits for the running turn to end before it joins the context */
   private pendingContext: AgentMessage[] = [];
-  private permissionRequests = new Map<string, (approved: boolean) => void>();
-  private nextPermissionId = 1;
   private listeners = new Set<(event: AgentEvent) => void>();
   private flow: (() => Promise<void> | undefined) | undefined;
   private readonly prompts: PromptBuilder;
@@ -99,6 +94,9 @@ export class AgentSession implements LoopHost {
     },
     ready: () => this.flow?.(),
   };
+  readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
+  private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
+  private readonly compactor = new Compactor(this);
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -146,6 +144,30 @@ export class AgentSession implements LoopHost {
     return this.options.config.providers.flatMap((p) => p.models);
   }
 
+  get steeringMode(): QueueMode {
+    return this.queues.steeringMode;
+  }
+
+  set steeringMode(mode: QueueMode) {
+    this.queues.steeringMode = mode;
+  }
+
+  get followUpMode(): QueueMode {
+    return this.queues.followUpMode;
+  }
+
+  set followUpMode(mode: QueueMode) {
+    this.queues.followUpMode = mode;
+  }
+
+  get isCompacting(): boolean {
+    return this.compactor.isCompacting;
+  }
+
+  get keepRecentTokens(): number {
+    return this.options.config.compaction.keepRecentTokens;
+  }
+
   get isStreaming(): boolean {
     return this.run !== undefined;
   }
@@ -165,7 +187,7 @@ export class AgentSession implements LoopHost {
           'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
         );
       }
-      this.enqueue(behavior === "steer" ? this.steering : this.followUp, message);
+      this.queues.push(behavior, message);
       return;
     }
     this.start([message]);
@@ -173,19 +195,19 @@ export class AgentSession implements LoopHost {
 
   steer(text: string, images: ImageContent[]): void {
     if (!this.run) return this.start([userMessage(text, images)]);
-    this.enqueue(this.steering, userMessage(text, images));
+    this.queues.push("steer", userMessage(text, images));
   }
 
   followUpMessage(text: string, images: ImageContent[]): void {
     if (!this.run) return this.start([userMessage(text, images)]);
-    this.enqueue(this.followUp, userMessage(text, images));
+    this.queues.push("followUp", userMessage(text, images));
   }
 
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
   async abort(): Promise<void> {
     const run = this.run;
-    this.compaction?.abort();
-    this.clearQueues();
+    this.compactor.abort();
+    this.queues.clear();
     if (!run) return;
     run.controller.abort();
     await run.done;
@@ -197,12 +219,7 @@ export class AgentSession implements LoopHost {
   }
 
   clearQueues(): { steering: string[]; followUp: string[] } {
-    const cleared = { steering: this.steering.map(textOf), followUp: this.followUp.map(textOf) };
-    if (this.steering.length + this.followUp.length === 0) return cleared;
-    this.steering = [];
-    this.followUp = [];
-    this.emitQueue();
-    return cleared;
+    return this.queues.clear();
   }
 
   abortRetry(): void {
@@ -215,42 +232,25 @@ export class AgentSession implements LoopHost {
   }
 
   get pendingMessageCount(): number {
-    return this.steering.length + this.followUp.length;
+    return this.queues.size;
   }
 
   // ----- permissions -----
 
   /** How tool calls ask for permission: a child agent asks through its parent. */
   get permissionAsker(): PermissionAsker {
-    return this.options.permissionAsker ?? this.askPermission;
+    return this.options.permissionAsker ?? this.permissions.ask;
   }
 
-  private askPermission = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
-    if (signal.aborted) return Promise.resolve(false);
-    const requestId = this.nextPermissionId++;
-    return new Promise((resolve) => {
-      const settle = (approved: boolean) => {
-        this.permissionRequests.delete(String(requestId));
-        signal.removeEventListener("abort", onAbort);
-        resolve(approved);
-      };
-      const onAbort = () => settle(false);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.permissionRequests.set(String(requestId), settle);
-      this.sink.emit({ type: "permission_request", requestId, toolName: request.toolName, command: request.command });
-    });
-  };
-
   answerPermission(requestId: string | number, approved: boolean): void {
-    const settle = this.permissionRequests.get(String(requestId));
-    if (!settle) throw new CommandError(`Unknown permission requestId: ${JSON.stringify(requestId)} (no pending request has it)`);
-    settle(approved);
+    this.permissions.answer(requestId, approved);
   }
 
   /** stdin closed: nobody can answer a permission request any more. */
   denyPendingPermissions(): void {
-    for (const settle of [...this.permissionRequests.values()]) settle(false);
+    this.permissions.denyAll();
   }
+
 
   // ----- model and thinking -----
 
@@ -416,15 +416,15 @@ export class AgentSession implements LoopHost {
   }
 
   hasSteering(): boolean {
-    return this.steering.length > 0;
+    return this.queues.hasSteering;
   }
 
   takeSteering(): UserMessage[] {
-    return this.take(this.steering, this.steeringMode);
+    return this.queues.takeSteering();
   }
 
   takeFollowUp(): UserMessage[] {
-    return this.take(this.followUp, this.followUpMode);
+    return this.queues.takeFollowUp();
   }
 
   /**
@@ -516,7 +516,7 @@ export class AgentSession implements LoopHost {
     this.clearQueues();
     this.store.close();
     this.store = store;
-    this.reloadContext(true);
+    this.restoreFromStore();
     return { cancelled: false };
   }
 
@@ -535,7 +535,7 @@ export class AgentSession implements LoopHost {
       if (entry.parentId) this.store.branch(entry.parentId);
       else this.store = this.rootBranch();
     } else this.store.branch(entryId);
-    this.reloadContext(false);
+    this.reloadContext();
     return { text, cancelled: false };
   }
 
@@ -549,31 +549,7 @@ export class AgentSession implements LoopHost {
   }
 
   sessionStats() {
-    const count = (role: AgentMessage["role"]) => this.context.filter((m) => m.role === role).length;
-    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-    let cost = 0;
-    let toolCalls = 0;
-    for (const m of this.context) {
-      if (m.role !== "assistant") continue;
-      tokens.input += m.usage.input;
-      tokens.output += m.usage.output;
-      tokens.cacheRead += m.usage.cacheRead;
-      tokens.cacheWrite += m.usage.cacheWrite;
-      cost += m.usage.cost.total;
-      toolCalls += m.content.filter((c) => c.type === "toolCall").length;
-    }
-    tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
-    return {
-      sessionFile: this.store.path,
-      sessionId: this.store.sessionId,
-      userMessages: count("user"),
-      assistantMessages: count("assistant"),
-      toolCalls,
-      toolResults: count("toolResult"),
-      totalMessages: this.context.length,
-      tokens,
-      cost,
-    };
+    return sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId });
   }
 
   async exportHtml(outputPath?: string): Promise<{ path: string }> {
@@ -599,23 +575,11 @@ export class AgentSession implements LoopHost {
   async handoff(customInstructions?: string) {
     if (this.run) throw new CommandError("Cannot hand off while the agent is streaming; abort or wait for agent_end.");
     if (this.context.length === 0) throw new CommandError("Nothing to hand off: the session has no messages.");
-    const next = await this.buildRequest();
-    if (typeof next === "string") throw new CommandError(next);
-    const controller = new AbortController();
-    this.compaction = controller;
-    let summary: string;
-    try {
-      const ask = "Write it as a handoff: the next session starts from this summary alone and must be able to continue the work." + (customInstructions ? ` ${customInstructions}` : "");
-      summary = await summarize(next.provider, next.request, this.context, undefined, ask, controller.signal);
-    } catch (error) {
-      throw new CommandError(controller.signal.aborted ? "Handoff aborted" : (error as Error).message.replace(/^Compaction/, "Handoff"));
-    } finally {
-      this.compaction = undefined;
-    }
+    const summary = await this.compactor.handoffSummary(this.context, customInstructions);
     const fromId = this.store.sessionId;
     this.newSession();
     this.store.append({ type: "branch_summary", fromId, summary });
-    this.reloadContext(false);
+    this.reloadContext();
     return { cancelled: false, sessionId: this.store.sessionId, sessionFile: this.store.path, parentSession: this.store.header.parentSession, summary };
   }
 
@@ -624,74 +588,28 @@ export class AgentSession implements LoopHost {
   /** Summarises the older part of the context into a compaction entry. */
   async compact(customInstructions?: string): Promise<CompactionResult> {
     if (this.run) throw new CommandError("Cannot compact while the agent is streaming; abort or wait for agent_end.");
-    return this.runCompaction("manual", customInstructions, new AbortController().signal);
+    return this.compactor.compact("manual", customInstructions, new AbortController().signal);
   }
 
   async beforeRequest(signal: AbortSignal): Promise<void> {
     if (!this.autoCompaction || !this.model) return;
     const limit = this.model.contextWindow - this.options.config.compaction.reserveTokens;
-    if (this.contextTokens() <= limit) return;
-    await this.autoCompact("threshold", signal);
+    if (this.contextTokens() > limit) await this.compactor.auto("threshold", signal);
   }
 
   async onContextOverflow(signal: AbortSignal): Promise<boolean> {
-    if (!this.autoCompaction) return false;
-    return this.autoCompact("overflow", signal);
+    return this.autoCompaction && this.compactor.auto("overflow", signal);
   }
 
-  private async autoCompact(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
-    this.sink.emit({ type: "auto_compaction_start", reason });
-    try {
-      const result = await this.runCompaction(reason, undefined, signal);
-      this.sink.emit({ type: "auto_compaction_end", result, aborted: false, willRetry: reason === "overflow" });
-      return true;
-    } catch (error) {
-      const aborted = signal.aborted;
-      this.sink.emit({ type: "auto_compaction_end", aborted, willRetry: false, errorMessage: (error as Error).message });
-      return false;
-    }
+  /** Rebuilds the context from the session file's current path. */
+  reloadContext(): void {
+    this.context = this.store.buildContext().messages;
   }
 
-  private async runCompaction(
-    reason: "manual" | "threshold" | "overflow",
-    customInstructions: string | undefined,
-    outer: AbortSignal,
-  ): Promise<CompactionResult> {
-    if (this.isCompacting) throw new CommandError("A compaction is already running.");
-    const next = await this.buildRequest();
-    if (typeof next === "string") throw new CommandError(next);
-    const { items, previousSummary } = contextItems(this.store.pathToLeaf());
-    const cut = findCut(items, this.options.config.compaction.keepRecentTokens);
-    if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
-    const controller = new AbortController();
-    const signal = AbortSignal.any([outer, controller.signal]);
-    this.compaction = controller;
-    this.isCompacting = true;
-    const before = this.contextTokens();
-    try {
-      const summary = await summarize(next.provider, next.request, items.slice(0, cut).map((i) => i.message), previousSummary, customInstructions, signal);
-      if (signal.aborted) throw new CommandError("Compaction aborted");
-      const firstKeptEntryId = items[cut]?.entryId ?? "";
-      this.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before });
-      this.reloadContext(false);
-      const after = this.contextTokens();
-      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, tokensAfter: after };
-      this.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false });
-      return result;
-    } catch (error) {
-      const message = signal.aborted ? "Compaction aborted" : (error as Error).message;
-      this.sink.emit({ type: "compaction_end", reason, before, after: before, aborted: signal.aborted, errorMessage: message });
-      throw new CommandError(message);
-    } finally {
-      this.isCompacting = false;
-      this.compaction = undefined;
-    }
-  }
-
-  private reloadContext(restoreSettings: boolean): void {
+  /** A session switched to brings back its model and thinking level too. */
+  private restoreFromStore(): void {
     const context = this.store.buildContext();
     this.context = context.messages;
-    if (!restoreSettings) return;
     const model = context.model && this.findModel(context.model.provider, context.model.modelId);
     if (model) this.model = model;
     if (context.thinkingLevel) this.thinkingLevel = this.clamp(context.thinkingLevel);
@@ -734,8 +652,8 @@ export class AgentSession implements LoopHost {
     if (this.run !== run) return;
     this.run = undefined;
     for (const message of this.pendingContext.splice(0)) this.appendQuietly(message);
-    if (run.controller.signal.aborted) this.clearQueues();
-    const next = this.steering.length > 0 ? this.takeSteering() : this.takeFollowUp();
+    if (run.controller.signal.aborted) this.queues.clear();
+    const next = this.queues.hasSteering ? this.queues.takeSteering() : this.queues.takeFollowUp();
     if (next.length > 0) return this.start(next);
     if (this.todos.finished()) {
       const phases = this.todos.get();
@@ -743,27 +661,6 @@ export class AgentSession implements LoopHost {
       this.sink.emit({ type: "todo_auto_clear", phases });
     }
     this.sink.emit({ type: "agent_settled" });
-  }
-
-  private enqueue(queue: UserMessage[], message: UserMessage): void {
-    queue.push(message);
-    this.emitQueue();
-  }
-
-  private take(queue: UserMessage[], mode: QueueMode): UserMessage[] {
-    if (queue.length === 0) return [];
-    const taken = mode === "all" ? queue.splice(0) : queue.splice(0, 1);
-    this.emitQueue();
-    return taken;
-  }
-
-  private emitQueue(): void {
-    this.sink.emit({
-      type: "queue_update",
-      steering: this.steering.map(textOf),
-      followUp: this.followUp.map(textOf),
-      pendingMessageCount: this.pendingMessageCount,
-    });
   }
 
   private newStore(parentSession?: string): SessionStore {
@@ -774,20 +671,6 @@ export class AgentSession implements LoopHost {
   }
 }
 
-function userMessage(text: string, images: ImageContent[]): UserMessage {
-  return {
-    role: "user",
-    content: images.length > 0 ? [{ type: "text", text }, ...images] : text,
-    timestamp: Date.now(),
-  };
-}
-
 function userText(message: AgentMessage): string {
   return message.role === "user" ? textOf(message) : "";
-}
-
-function textOf(message: UserMessage): string {
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
 }

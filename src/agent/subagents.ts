@@ -6,7 +6,8 @@
  * host subscribed to.
  */
 import { join } from "node:path";
-import { AgentSession, CommandError, type SessionOptions } from "./session.ts";
+import { AgentSession, type SessionOptions } from "./session.ts";
+import { CommandError } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
 import type { AgentMessage } from "./messages.ts";
 import type { SubagentRequest, SubagentRunner } from "../host/services.ts";

@@ -3,7 +3,7 @@ import type { CommandOf, ReplyOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
 import { hostTool } from "../../host/host-tools.ts";
 import { login, loginProviders } from "../../agent/login.ts";
-import { CommandError } from "../../agent/session.ts";
+import { CommandError } from "../../agent/errors.ts";
 import { todoWidgetLines } from "../ui-signals.ts";
 
 export function hostHandlers(ctx: HandlerContext) {

@@ -1,0 +1,114 @@
+/**
+ * Runs compactions (manual, at the threshold, after a context overflow) and
+ * the summary of a handoff: one model call at a time, abortable, and either
+ * fully applied (a compaction entry, then the context rebuilt) or not at all.
+ */
+import type { CompactionResult, EventSink } from "./events.ts";
+import type { Provider, ProviderRequest } from "../providers/types.ts";
+import type { AgentMessage } from "./messages.ts";
+import type { SessionStore } from "../session/index.ts";
+import { contextItems, findCut, summarize } from "./compaction.ts";
+import { CommandError } from "./errors.ts";
+
+export interface CompactorHost {
+  readonly sink: EventSink;
+  readonly store: SessionStore;
+  readonly keepRecentTokens: number;
+  buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string>;
+  contextTokens(): number;
+  /** rebuilds the context from the store after a compaction entry */
+  reloadContext(): void;
+}
+
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+export class Compactor {
+  private running: AbortController | undefined;
+  private compacting = false;
+
+  constructor(private readonly host: CompactorHost) {}
+
+  get isCompacting(): boolean {
+    return this.compacting;
+  }
+
+  abort(): void {
+    this.running?.abort();
+  }
+
+  /** Automatic compaction inside a run, announced with auto_compaction_start/end; true when it happened. */
+  async auto(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
+    const { sink } = this.host;
+    sink.emit({ type: "auto_compaction_start", reason });
+    try {
+      const result = await this.compact(reason, undefined, signal);
+      sink.emit({ type: "auto_compaction_end", result, aborted: false, willRetry: reason === "overflow" });
+      return true;
+    } catch (error) {
+      sink.emit({ type: "auto_compaction_end", aborted: signal.aborted, willRetry: false, errorMessage: (error as Error).message });
+      return false;
+    }
+  }
+
+  /** Summarises the older part of the context into a compaction entry; recent messages stay verbatim. */
+  async compact(reason: CompactionReason, customInstructions: string | undefined, outer: AbortSignal): Promise<CompactionResult> {
+    if (this.compacting) throw new CommandError("A compaction is already running.");
+    const { host } = this;
+    const next = await host.buildRequest();
+    if (typeof next === "string") throw new CommandError(next);
+    const { items, previousSummary } = contextItems(host.store.pathToLeaf());
+    const cut = findCut(items, host.keepRecentTokens);
+    if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    const before = host.contextTokens();
+    this.compacting = true;
+    try {
+      const summary = await this.summary(next, items.slice(0, cut).map((i) => i.message), previousSummary, customInstructions, outer);
+      const firstKeptEntryId = items[cut]?.entryId ?? "";
+      host.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before });
+      host.reloadContext();
+      const after = host.contextTokens();
+      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, tokensAfter: after };
+      host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false });
+      return result;
+    } catch (error) {
+      const aborted = (error as Error).message === "Compaction aborted";
+      host.sink.emit({ type: "compaction_end", reason, before, after: before, aborted, errorMessage: (error as Error).message });
+      throw error;
+    } finally {
+      this.compacting = false;
+    }
+  }
+
+  /** The summary a handoff starts the next session from. */
+  async handoffSummary(messages: AgentMessage[], customInstructions: string | undefined): Promise<string> {
+    const next = await this.host.buildRequest();
+    if (typeof next === "string") throw new CommandError(next);
+    const ask = "Write it as a handoff: the next session starts from this summary alone and must be able to continue the work.";
+    try {
+      return await this.summary(next, messages, undefined, customInstructions ? `${ask} ${customInstructions}` : ask, new AbortController().signal);
+    } catch (error) {
+      throw new CommandError((error as Error).message.replace(/^Compaction/, "Handoff"));
+    }
+  }
+
+  private async summary(
+    next: { provider: Provider; request: ProviderRequest },
+    messages: AgentMessage[],
+    previousSummary: string | undefined,
+    instructions: string | undefined,
+    outer: AbortSignal,
+  ): Promise<string> {
+    const controller = new AbortController();
+    this.running = controller;
+    const signal = AbortSignal.any([outer, controller.signal]);
+    try {
+      const text = await summarize(next.provider, next.request, messages, previousSummary, instructions, signal);
+      if (signal.aborted) throw new CommandError("Compaction aborted");
+      return text;
+    } catch (error) {
+      throw new CommandError(signal.aborted ? "Compaction aborted" : (error as Error).message);
+    } finally {
+      this.running = undefined;
+    }
+  }
+}
