@@ -32,6 +32,8 @@ export interface LoopHost {
   takeFollowUp(): UserMessage[];
   /** undefined when auto-retry is off */
   retrySettings(): RetrySettings | undefined;
+  /** removes API keys from provider error text before it reaches events, session files or logs */
+  redact(text: string): string;
   /** a signal that fires on abort_retry (or abort) during one backoff wait */
   retryWaitSignal(turn: AbortSignal): AbortSignal;
   /** messages that keep the run going when it would stop (todo reminders) */
@@ -86,6 +88,9 @@ async function requestAssistant(
     if (typeof next === "string") return finish(host, failedMessage(next), false, new Map());
     const outcome = await streamAssistantMessage(next.provider, next.request, signal, sink);
     const { message, error, started } = outcome;
+    // a provider may echo the key it was sent in its error text
+    if (error) error.message = host.redact(error.message);
+    if (message.errorMessage) message.errorMessage = host.redact(message.errorMessage);
     if (error && !started && !signal.aborted) {
       if (error.contextOverflow && !compacted && host.onContextOverflow) {
         compacted = true;

@@ -17,7 +17,7 @@ import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "./todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
-import { SessionStore, sessionDirFor, findSessionById, exportHtml, writeExport } from "../session/index.ts";
+import { SessionStore, sessionDirFor, findSessionById, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
 import { Compactor, type CompactorHost } from "./compactor.ts";
 import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
 import { PermissionRequests } from "./permission-requests.ts";
@@ -76,6 +76,8 @@ export class AgentSession implements LoopHost, CompactorHost {
   store: SessionStore;
   readonly todos = new TodoList();
   private readonly ownTools: Tool[];
+  /** rebuilt when login adds a secret */
+  private redactor: { count: number; apply: (text: string) => string } | undefined;
   private remindersLeft = 1;
 
   private context: AgentMessage[] = [];
@@ -442,6 +444,12 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   setTodos(phases: TodoPhase[]): TodoPhase[] {
     return this.todos.set(phases);
+  }
+
+  redact(text: string): string {
+    const secrets = this.options.config.secrets;
+    if (this.redactor?.count !== secrets.length) this.redactor = { count: secrets.length, apply: makeRedactor(secrets) };
+    return this.redactor.apply(text);
   }
 
   retrySettings(): RetrySettings | undefined {

@@ -1,9 +1,10 @@
 /** The agent loop through the real process, for every provider's wire format. */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { apis, cutAfter, outline, promptAndSettle, scenarios } from "../support/scenario.ts";
 import { fixtures } from "../support/fixtures/index.ts";
+import { startNova, tempDir } from "../support/nova.ts";
 
 const setup = scenarios();
 
@@ -247,9 +248,25 @@ describe("limits and accounting", () => {
   });
 });
 
+describe("secrets", () => {
+  test("a provider error that echoes the API key is redacted everywhere nova writes it", async () => {
+    const dir = tempDir("nova-secret-");
+    const s = await setup({ args: ["--session-dir", dir], extra: { retry: { enabled: true, maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } } });
+    const echo = { error: { message: "Incorrect API key provided: sk-test-secret-key-123456 (try another)" } };
+    s.server.enqueue(fixtures.httpError(503, echo), fixtures.httpError(401, echo));
+    const frames = await promptAndSettle(s.nova, "hi");
+    const stdout = JSON.stringify(frames);
+    expect(stdout).toContain("Incorrect API key provided");
+    expect(stdout).not.toContain("sk-test-secret-key-123456");
+    const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+    expect(text).toContain("Incorrect API key provided");
+    expect(text).not.toContain("sk-test-secret-key-123456");
+    expect(s.nova.stderr).not.toContain("sk-test-secret-key-123456");
+  });
+});
+
 describe("no model configured", () => {
   test("a prompt is accepted and fails on the event stream with a clear error", async () => {
-    const { startNova } = await import("../support/nova.ts");
     const nova = await startNova({ args: ["--no-session"] });
     try {
       const state = await nova.request({ type: "get_state" });
