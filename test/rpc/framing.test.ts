@@ -230,6 +230,26 @@ describe.each(targets)("command line ($name)", ({ binary }) => {
     expect(n.stderr).toContain('"lots"');
   });
 
+  test("a bad config file exits 2 before ready, naming the file, the line and the field", async () => {
+    const n = spawnNova({ binary, config: "providers:\n  local:\n    api: openai-chat\n    baseUrl: http://x\n    models:\n      - id: m\n        maxTokens: lots\n" });
+    expect(await n.exited).toBe(2);
+    expect(n.frames).toEqual([]);
+    expect(n.stderr).toMatch(/test-config\.yml:7: providers\.local\.models\[0\]\.maxTokens must be a number, got "lots"/);
+  });
+
+  test("no config and no key: nova starts, and state and models answer", async () => {
+    const n = await startNova({ binary, args: [] });
+    running.push(n);
+    const state = await n.request({ type: "get_state" });
+    expect(state.data).toMatchObject({ model: null, isStreaming: false, messageCount: 0, steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", interruptMode: "immediate" });
+    for (const key of ["sessionId", "sessionFile", "autoCompactionEnabled", "pendingMessageCount", "queuedMessageCount", "todoPhases", "systemPrompt", "dumpTools", "contextUsage", "isCompacting", "thinkingLevel"]) {
+      expect(state.data).toHaveProperty(key);
+    }
+    // optional, as in Pi: absent until the session has a name
+    expect(state.data.sessionName).toBeUndefined();
+    expect((await n.request({ type: "get_available_models" })).data).toEqual({ models: [] });
+  });
+
   test("@file arguments are rejected", async () => {
     const n = spawnNova({ args: ["@notes.md"], binary });
     expect(await n.exited).toBe(2);
