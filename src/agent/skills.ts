@@ -4,7 +4,6 @@
  * so a large skill library costs a few lines of context, not its full text.
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { parse } from "yaml";
 
 export interface Skill {
   name: string;
@@ -76,7 +75,7 @@ function frontMatter(text: string, path: string, warnings: string[]): Record<str
   }
   let data: unknown;
   try {
-    data = parse(match[1]);
+    data = parseYaml(match[1]);
   } catch (error) {
     warnings.push(`${path}: invalid YAML front matter: ${(error as Error).message}; skill skipped`);
     return undefined;
@@ -86,4 +85,9 @@ function frontMatter(text: string, path: string, warnings: string[]): Record<str
     return undefined;
   }
   return data as Record<string, unknown>;
+}
+
+/** yaml is loaded when a skill is found, not at startup: most spawns have none. */
+function parseYaml(text: string): unknown {
+  return (require("yaml") as typeof import("yaml")).parse(text);
 }
