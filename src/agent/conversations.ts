@@ -58,6 +58,9 @@ export class Conversations {
     const displaced = this.makeRoom();
     this.detach(old);
     this.current = this.attach(this.successor(old));
+    // the host saw this run start; from its side the run ends here
+    this.listener?.({ type: "agent_end", messages: old.messages() });
+    this.listener?.({ type: "agent_settled" });
     return { cancelled: false, background: this.info(old, true, displaced, "The streaming conversation continues in the background.") };
   }
 
@@ -70,8 +73,14 @@ export class Conversations {
     this.background.delete(entry.session.store.sessionId);
     const old = this.current;
     const streaming = old.isStreaming;
-    if (streaming) this.detach(old);
+    if (streaming) {
+      this.detach(old);
+      this.listener?.({ type: "agent_end", messages: old.messages() });
+      this.listener?.({ type: "agent_settled" });
+    }
     this.current = entry.session;
+    // its run goes on where the host can see it again: a fresh start for the host's count
+    if (entry.session.isStreaming) this.listener?.({ type: "agent_start" });
     return {
       cancelled: false,
       background: this.info(old, streaming, [], streaming ? "The conversation you left continues in the background." : "The conversation you left had no turn running and was closed."),

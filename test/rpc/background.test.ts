@@ -25,7 +25,10 @@ describe("background conversations", () => {
     s = await scenario({ args: ["--session-dir", tempDir("nova-bg-")] });
     const held = await holdRun("long task");
     const first = (await s.nova.request({ type: "get_state" })).data;
+    const beforeDetach = s.nova.frames.length;
     const detached = await s.nova.request({ type: "new_session", background: true });
+    // the host's view of the run it saw start is closed
+    expect(s.nova.frames.slice(beforeDetach).map((fr) => fr.type)).toEqual(["agent_end", "agent_settled", "response"]);
     expect(detached.success).toBe(true);
     expect(detached.data.background).toMatchObject({ sessionId: first.sessionId, streaming: true, displaced: [] });
     const fresh = (await s.nova.request({ type: "get_state" })).data;
@@ -41,7 +44,9 @@ describe("background conversations", () => {
     expect(frames.filter((fr) => fr.type === "permission_request")).toEqual([]);
     expect(frames.find((fr) => fr.type === "agent_end")!.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
 
+    const beforeBack = s.nova.frames.length;
     const back = await s.nova.request({ type: "switch_session", sessionId: first.sessionId });
+    expect(s.nova.frames.slice(beforeBack).map((fr) => fr.type)).toEqual(["agent_start", "response"]);
     expect(back.data.background).toMatchObject({ sessionId: fresh.sessionId, streaming: false });
     expect((await s.nova.request({ type: "get_state" })).data).toMatchObject({ sessionId: first.sessionId, isStreaming: true });
     // its pending permission request is answered here, now that it is attached again
@@ -50,6 +55,9 @@ describe("background conversations", () => {
     await s.nova.request({ type: "permission_response", requestId: held.requestId, approved: true });
     await s.nova.waitFor((fr) => fr.type === "agent_settled", from);
     expect(s.nova.frames.slice(from).find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("long task done");
+    // over the whole session, the host saw every agent_start matched by one agent_end
+    const starts = s.nova.frames.filter((fr) => fr.type === "agent_start").length;
+    expect(s.nova.frames.filter((fr) => fr.type === "agent_end").length).toBe(starts);
   });
 
   test("cancel_background_session stops it; an unknown id fails", async () => {

@@ -111,7 +111,11 @@ function respond(script: Scripted, stalled: Set<() => void>): Response {
         await new Promise((resolve) => setTimeout(resolve, 0));
         return;
       }
-      if (script.end === "drop") return controller.error();
+      if (script.end === "drop") {
+        // the connection breaks after what was sent has left: erroring at once can discard the last chunk unsent
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return controller.error();
+      }
       if (script.end === "stall") {
         await new Promise<void>((resolve) => {
           release = () => {
