@@ -1,0 +1,158 @@
+/**
+ * One agent process in `--mode rpc`, driven the way a host drives it, cheap
+ * enough on the bench's side not to skew the agent's numbers: stdout is
+ * counted byte for byte, but only the head of each line is decoded to learn
+ * its type, and only the frames a measure reads (responses, tool ends,
+ * agent_end) are parsed. Pi's quadratic message_update lines stay bytes.
+ */
+import { readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+import type { Launch } from "./agents.ts";
+
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+const PARSED = new Set(["response", "tool_execution_end", "agent_end"]);
+const HEAD_BYTES = 96;
+
+export interface Frame {
+  type: string;
+  /** the parsed frame, for the types in PARSED */
+  data?: any;
+}
+
+export class RpcProcess {
+  /** stdout bytes so far */
+  bytes = 0;
+  /** performance.now() just before the spawn */
+  readonly spawnedAt = performance.now();
+  readonly exited: Promise<number>;
+  private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  private line: Uint8Array[] = [];
+  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
+  private listeners: ((f: Frame) => void)[] = [];
+  private stderrText = "";
+  private stopping = false;
+  private nextId = 1;
+  private readonly decoder = new TextDecoder();
+
+  constructor(readonly launch: Launch) {
+    this.proc = Bun.spawn(launch.cmd, { cwd: launch.cwd, env: launch.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const reading = Promise.all([this.readStdout(), this.readStderr()]);
+    this.exited = this.proc.exited.then(async (code) => {
+      await reading;
+      this.failWaiters(`exited with code ${code} (signal ${this.proc.signalCode ?? "none"})`);
+      return code;
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  send(frame: object | string): void {
+    this.proc.stdin.write(typeof frame === "string" ? frame : JSON.stringify(frame) + "\n");
+    this.proc.stdin.flush();
+  }
+
+  /** Sends a command with a fresh id; resolves with its response frame. */
+  async request(frame: Record<string, unknown>, timeoutMs = 60_000): Promise<any> {
+    const id = `b${this.nextId++}`;
+    const response = this.waitFor((f) => f.type === "response" && f.data.id === id, timeoutMs);
+    this.send({ ...frame, id });
+    return (await response).data;
+  }
+
+  /** The next frame (from now on) that matches. */
+  waitFor(match: (f: Frame) => boolean, timeoutMs = 120_000): Promise<Frame> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(this.error(`no matching frame after ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)), reject: (e) => (clearTimeout(timer), reject(e)) });
+    });
+  }
+
+  /** Sees every typed frame from now on. */
+  onFrame(listener: (f: Frame) => void): void {
+    this.listeners.push(listener);
+  }
+
+  waitForType(type: string, timeoutMs?: number): Promise<Frame> {
+    return this.waitFor((f) => f.type === type, timeoutMs);
+  }
+
+  /** user + system CPU time of the process itself, ms */
+  cpuMs(): number {
+    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
+
+  /** resident set now (VmRSS) or at its peak (VmHWM), KiB */
+  rssKb(which: "VmRSS" | "VmHWM" = "VmRSS"): number {
+    const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
+    return Number(new RegExp(`${which}:\\s+(\\d+)`).exec(status)![1]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.proc.stdin.end();
+    this.proc.kill("SIGKILL");
+    await this.exited;
+  }
+
+  private error(what: string): Error {
+    return new Error(`${this.launch.cmd.join(" ")}: ${what}\nstderr: ${this.stderrText.slice(-1500)}`);
+  }
+
+  /** A process that ends on its own leaves nobody waiting forever. */
+  private failWaiters(how: string): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    if (!this.stopping) for (const w of waiters) w.reject(this.error(how));
+  }
+
+  private async readStdout(): Promise<void> {
+    for await (const chunk of this.proc.stdout) {
+      this.bytes += chunk.length;
+      let start = 0;
+      for (let lf = chunk.indexOf(10); lf >= 0; lf = chunk.indexOf(10, start)) {
+        this.line.push(chunk.subarray(start, lf));
+        this.endLine();
+        start = lf + 1;
+      }
+      if (start < chunk.length) this.line.push(chunk.subarray(start));
+    }
+  }
+
+  private endLine(): void {
+    const parts = this.line;
+    this.line = [];
+    const head = this.decoder.decode(concat(parts, HEAD_BYTES));
+    const type = /"type":"([a-z_]+)"/.exec(head)?.[1];
+    if (!type) return;
+    const frame: Frame = { type };
+    if (PARSED.has(type)) frame.data = JSON.parse(this.decoder.decode(concat(parts, Infinity)));
+    for (const listener of this.listeners) listener(frame);
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.match(frame)) return true;
+      w.resolve(frame);
+      return false;
+    });
+  }
+
+  private async readStderr(): Promise<void> {
+    for await (const chunk of this.proc.stderr) this.stderrText = (this.stderrText + this.decoder.decode(chunk)).slice(-4000);
+  }
+}
+
+/** The first `limit` bytes of the parts, as one array. */
+function concat(parts: Uint8Array[], limit: number): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(Math.min(length, limit));
+  let at = 0;
+  for (const p of parts) {
+    if (at >= out.length) break;
+    const piece = p.subarray(0, out.length - at);
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
