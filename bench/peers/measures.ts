@@ -53,7 +53,8 @@ async function alternate(label: string, agents: Agent[], rounds: number, measure
 
 /** The error's first line, and the agent's own error line from its stderr when there is one. */
 function summary(error: Error): string {
-  const [first, ...rest] = error.message.split("\n");
+  const [line, ...rest] = error.message.split("\n");
+  const first = line.replace(/^.*? --no-session: /, "");
   const own = rest.find((line) => /^\w*Error\b|error:/i.test(line.trim()));
   return own ? `${first} (${own.trim()})` : first;
 }
