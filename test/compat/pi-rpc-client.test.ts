@@ -75,6 +75,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     // --message-snapshots restores Pi's shape (next test).
     expect(updates[0].message).toEqual({ role: "assistant", provider: "test", model: "m1" });
     expect(updates[0].assistantMessageEvent.partial).toBeUndefined();
+    expect(run.find((e) => e.type === "turn_end")).toMatchObject({ message: { role: "assistant", stopReason: "stop" }, toolResults: [] });
     const end = run.at(-1);
     // agent_end: Pi lists the run's new messages, nova the whole conversation;
     // the run's messages are at its end either way.
@@ -108,6 +109,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
       f.text("followed up"),
     );
     const toolStarted = nextEvent(client, (e) => e.type === "tool_execution_start");
+    const toolEnded = nextEvent(client, (e) => e.type === "tool_execution_end");
     const agentEnds: any[] = [];
     client.onEvent((e) => e.type === "agent_end" && agentEnds.push(e));
     const idle = client.waitForIdle();
@@ -117,6 +119,9 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     await client.steer("change course");
     await client.followUp("and then this");
     await idle;
+    const ended = await toolEnded;
+    expect(ended).toMatchObject({ toolCallId: "c1", toolName: "bash", isError: false, result: { content: [{ type: "text" }] } });
+    expect(ended.result.content[0].text).toContain("tool-out");
     expect(await client.getState()).toMatchObject({ isStreaming: false, pendingMessageCount: 0 });
     expect(agentEnds).toHaveLength(1);
     const messages = await client.getMessages();
