@@ -9,5 +9,9 @@ if (!Array.isArray(command) || command.length === 0) {
   process.exit(2);
 }
 const child = spawn(command[0], [...command.slice(1), ...process.argv.slice(2)], { stdio: "inherit" });
+child.on("error", (error) => {
+  process.stderr.write(`launcher: could not run ${command[0]}: ${error.message}\n`);
+  process.exit(127);
+});
 for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGTERM" ? 143 : 1)));
