@@ -35,18 +35,19 @@ async function measure(cmd: string[], input: string | undefined, done: string): 
   const decoder = new TextDecoder();
   let bytes = 0;
   let text = "";
+  /** resolves at `needle`, looking at what already arrived before reading more */
   const until = async (needle: string) => {
     for (;;) {
-      const { value, done: end } = await reader.read();
-      if (end) throw new Error(`stream ended before ${needle}`);
-      bytes += value.length;
-      text += decoder.decode(value, { stream: true });
       const at = text.indexOf(needle);
       if (at >= 0) {
         text = text.slice(at + needle.length);
         return;
       }
       text = text.slice(-needle.length);
+      const { value, done: end } = await reader.read();
+      if (end) throw new Error(`stream ended before ${needle}`);
+      bytes += value.length;
+      text += decoder.decode(value, { stream: true });
     }
   };
   if (input !== undefined) await until('"ready"');
