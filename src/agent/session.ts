@@ -547,6 +547,29 @@ export class AgentSession implements LoopHost, CompactorHost {
     return { text, cancelled: false };
   }
 
+  /**
+   * Copies the current branch into a new session file (Pi's `clone`): the
+   * copy continues from here; the original stays as it was.
+   */
+  clone(): { cancelled: boolean } {
+    if (this.run) throw new CommandError("Cannot clone while the agent is streaming; abort or wait for agent_end.");
+    const path = this.store.pathToLeaf();
+    const name = this.store.name;
+    const parent = this.store.written ? this.store.path : undefined;
+    this.store.close();
+    this.store = this.newStore(parent);
+    // entry ids are new in the copy: references between entries follow them
+    const ids = new Map<string, string>();
+    for (const { id, parentId: _, ...entry } of path) {
+      if (entry.type === "compaction") entry.firstKeptEntryId = ids.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
+      if (entry.type === "label") entry.targetId = ids.get(entry.targetId) ?? entry.targetId;
+      ids.set(id, this.store.append(entry).id);
+    }
+    if (name && this.store.name !== name) this.store.append({ type: "session_info", name });
+    this.reloadContext();
+    return { cancelled: false };
+  }
+
   /** The user messages on the current path, the points a host can branch from. */
   branchMessages(): { messages: { entryId: string; text: string }[] } {
     const messages = [];

@@ -107,6 +107,7 @@ const commandBuilders = {
   switch_session: () => command("switch_session", { sessionId: z.string().optional(), sessionPath: z.string().optional() }),
   branch: () => command("branch", { entryId: z.string() }),
   fork: () => command("fork", { entryId: z.string() }),
+  clone: () => command("clone", {}),
   get_branch_messages: () => command("get_branch_messages", {}),
   get_fork_messages: () => command("get_fork_messages", {}),
   set_session_name: () => command("set_session_name", { name: z.string() }),

@@ -249,9 +249,18 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     expect(await client.getCommands()).toEqual([]);
   });
 
-  test("clone is the one command the client wraps that nova does not have yet: a clear error, at once", async () => {
-    const { client } = await setup();
-    await expect(client.clone()).rejects.toThrow("Unknown command: clone");
+  test("clone copies the current branch into a new session that continues from it", async () => {
+    const { client, server } = await setup();
+    server.enqueue(f.text("A1"), f.text("A2"));
+    await client.promptAndWait("first");
+    const original = await client.getState();
+    expect(await client.clone()).toEqual({ cancelled: false });
+    const copy = await client.getState();
+    expect(copy.sessionId).not.toBe(original.sessionId);
+    expect(userTexts(await client.getMessages())).toEqual(["first"]);
+    await client.promptAndWait("second");
+    expect(userTexts(await client.getMessages())).toEqual(["first", "second"]);
+    expect(readFileSync(original.sessionFile!, "utf8")).not.toContain('"second"');
   });
 
 });

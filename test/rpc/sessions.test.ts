@@ -125,6 +125,33 @@ describe("branch", () => {
   });
 });
 
+describe("clone", () => {
+  test("copies the current branch, compaction included, into a new file that continues from it", async () => {
+    const dir = tempDir("nova-sessions-");
+    const s = await setup({ args: ["--session-dir", dir], extra: { compaction: { enabled: true, reserveTokens: 200, keepRecentTokens: 30 } } });
+    const usage = { input: 300, output: 100 };
+    s.server.enqueue(f.text("A".repeat(400), { usage }), f.text("B".repeat(400), { usage }), f.text("SUMMARY"), f.text("C"));
+    await promptAndSettle(s.nova, "one");
+    await promptAndSettle(s.nova, "two");
+    await s.nova.request({ type: "compact" });
+    await s.nova.request({ type: "set_session_name", name: "original" });
+    const before = (await s.nova.request({ type: "get_messages" })).data.messages;
+    const original = (await s.nova.request({ type: "get_state" })).data;
+    expect((await s.nova.request({ type: "clone" })).data).toEqual({ cancelled: false });
+    const copy = (await s.nova.request({ type: "get_state" })).data;
+    expect(copy.sessionId).not.toBe(original.sessionId);
+    expect(copy.sessionName).toBe("original");
+    expect((await s.nova.request({ type: "get_messages" })).data.messages).toEqual(before);
+    await promptAndSettle(s.nova, "three");
+    expect(readFileSync(original.sessionFile, "utf8")).not.toContain('"three"');
+    const reader = await setup({ args: ["--no-session"] });
+    await reader.nova.request({ type: "switch_session", sessionPath: copy.sessionFile });
+    const reloaded = (await reader.nova.request({ type: "get_messages" })).data.messages;
+    expect(reloaded[0]).toMatchObject({ role: "compactionSummary", summary: "SUMMARY" });
+    expect(reloaded.length).toBe(before.length + 2);
+  });
+});
+
 describe("stats and export", () => {
   test("get_session_stats counts messages, tool calls and tokens", async () => {
     const s = await setup();

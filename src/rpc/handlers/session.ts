@@ -15,6 +15,7 @@ export function sessionHandlers(ctx: HandlerContext) {
     handoff: (c: CommandOf<"handoff">) => ctx.session.handoff(c.customInstructions),
     branch: (c: CommandOf<"branch">) => branch(ctx, c.entryId),
     fork: (c: CommandOf<"fork">) => branch(ctx, c.entryId),
+    clone: () => ctx.session.clone(),
     get_branch_messages: () => ctx.session.branchMessages(),
     get_fork_messages: () => ctx.session.branchMessages(),
     get_session_stats: () => ctx.session.sessionStats(),
