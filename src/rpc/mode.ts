@@ -54,6 +54,9 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   process.on("SIGINT", stop);
 
   writer.send({ type: "ready" });
+  // while the host reads `ready`: the system prompt's files and the local date's
+  // time-zone data, so the first get_state or prompt does not wait for them
+  setImmediate(() => void conversations.current.systemPrompt());
   await server.serve(Bun.stdin.stream());
   bridge.close();
   const session = conversations.current;

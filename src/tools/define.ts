@@ -14,6 +14,9 @@ export interface ToolSpec<S extends z.ZodType> {
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/** JSON Schemas baked in by build.ts; absent when running from source. */
+declare const NOVA_TOOL_PARAMETERS: Record<string, Record<string, unknown>> | undefined;
+
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   let parameters: Record<string, unknown> | undefined;
   return {
@@ -23,7 +26,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     // generated on first use: spawning nova must not pay for every tool's JSON Schema
     get parameters() {
       if (!parameters) {
-        const { $schema: _, ...rest } = z.toJSONSchema(spec.schema) as Record<string, unknown>;
+        const baked = typeof NOVA_TOOL_PARAMETERS !== "undefined" ? NOVA_TOOL_PARAMETERS[spec.name] : undefined;
+        const { $schema: _, ...rest } = baked ?? (z.toJSONSchema(spec.schema) as Record<string, unknown>);
         parameters = rest;
       }
       return parameters;

@@ -1,4 +1,5 @@
 /** The built-in tools, and the pieces of them other layers use (the user's own bash, image attachments). */
+import { askTool } from "./ask.ts";
 import { createBashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -6,6 +7,8 @@ import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import type { PermissionRules } from "./permissions.ts";
 import { readTool } from "./read.ts";
+import { taskTool } from "./task.ts";
+import { todoTool } from "./todo.ts";
 import type { Tool } from "./types.ts";
 import { viewImageTool } from "./view-image.ts";
 import { writeTool } from "./write.ts";
@@ -20,4 +23,9 @@ export { type PermissionAsker, type Tool, type ToolContext, ToolError, type Tool
 
 export function builtinTools(opts: { permissions: PermissionRules }): Tool[] {
   return [readTool, writeTool, editTool, createBashTool(opts.permissions), grepTool, findTool, lsTool, viewImageTool, zoomTool];
+}
+
+/** Every tool nova defines, for build.ts to bake their JSON Schemas into the executable. */
+export function allToolsForSchemas(): Tool[] {
+  return [...builtinTools({ permissions: { ask: [], allow: [], deny: [] } }), askTool, todoTool, taskTool];
 }
