@@ -8,6 +8,7 @@ import { tempDir } from "../support/nova.ts";
 
 const setup = scenarios();
 const f = fixtures.openaiChat;
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 function sessionFiles(dir: string): string[] {
   return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
@@ -166,20 +167,42 @@ describe("stats and export", () => {
     expect(usage.tokens).toBeGreaterThanOrEqual(135);
   });
 
-  test("export_html writes one self-contained page without the API key", async () => {
+  test("export_html writes one self-contained page: messages, tool calls and images, without the API key", async () => {
     const s = await setup();
     writeFileSync(join(s.cwd, "x.txt"), "file body");
     s.server.enqueue(f.toolCalls([{ id: "c1", name: "read", args: { path: "x.txt" } }]), f.text("The file has a body."));
-    await promptAndSettle(s.nova, "read x.txt please");
+    await promptAndSettle(s.nova, "read x.txt please", { images: [{ type: "image", data: PNG, mimeType: "image/png" }] });
     const out = join(s.cwd, "out", "session.html");
     const r = await s.nova.request({ type: "export_html", outputPath: out });
     expect(r).toMatchObject({ success: true, data: { path: out } });
     const html = readFileSync(out, "utf8");
-    expect(html).toContain("read x.txt please");
-    expect(html).toContain("The file has a body.");
-    expect(html).toContain("file body");
+    // parse it: the text a reader sees, the images it shows, and every reference to something outside the file
+    let text = "";
+    const images: string[] = [];
+    const external: string[] = [];
+    await new HTMLRewriter()
+      .on("*", {
+        text(chunk) {
+          text += chunk.text;
+        },
+        element(el) {
+          for (const attr of ["src", "href"]) {
+            const value = el.getAttribute(attr);
+            if (value && !value.startsWith("data:") && !value.startsWith("#")) external.push(value);
+          }
+          if (el.tagName === "img") images.push(el.getAttribute("src") ?? "");
+        },
+      })
+      .transform(new Response(html))
+      .text();
+    expect(text).toContain("read x.txt please");
+    expect(text).toContain("The file has a body.");
+    expect(text).toContain("file body");
+    expect(text).toContain("read");
+    expect(images).toContain(`data:image/png;base64,${PNG}`);
+    expect(external).toEqual([]);
     expect(html).not.toContain("sk-test-secret-key-123456");
-    expect(html).not.toMatch(/<script[^>]+src=|<link /);
+    expect(html).not.toContain("<script");
   });
 });
 
