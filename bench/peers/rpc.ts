@@ -27,7 +27,7 @@ export class RpcProcess {
   readonly exited: Promise<number>;
   private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
   private line: Uint8Array[] = [];
-  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void }[] = [];
+  private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; reject: (e: Error) => void; cancel: () => void }[] = [];
   private listeners: ((f: Frame) => void)[] = [];
   private stderrText = "";
   private stopping = false;
@@ -65,7 +65,12 @@ export class RpcProcess {
   waitFor(match: (f: Frame) => boolean, timeoutMs = 120_000): Promise<Frame> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(this.error(`no matching frame after ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)), reject: (e) => (clearTimeout(timer), reject(e)) });
+      this.waiters.push({
+        match,
+        resolve: (f) => (clearTimeout(timer), resolve(f)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+        cancel: () => clearTimeout(timer),
+      });
     });
   }
 
@@ -105,7 +110,11 @@ export class RpcProcess {
   private failWaiters(how: string): void {
     const waiters = this.waiters;
     this.waiters = [];
-    if (!this.stopping) for (const w of waiters) w.reject(this.error(how));
+    // a stopped agent's waiters just end: nobody is waiting for them any more
+    for (const w of waiters) {
+      if (this.stopping) w.cancel();
+      else w.reject(this.error(how));
+    }
   }
 
   private async readStdout(): Promise<void> {
