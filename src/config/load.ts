@@ -149,6 +149,10 @@ function build(
     if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
     providers.push(extra);
   }
+  const wanted = file.defaultModel;
+  if (wanted && !providers.some((p) => p.models.some((m) => `${p.name}/${m.id}` === wanted))) {
+    ctx.warnings.push(`defaultModel: ${wanted} is not declared by any provider; the first declared model is used instead`);
+  }
   return {
     novaHome: ctx.novaHome,
     file: ctx.file,

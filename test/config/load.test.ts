@@ -121,6 +121,12 @@ describe("loadConfig", () => {
     expect(config.secrets).toEqual(expect.arrayContaining(["sk-ant-test-1234", "sk-test-5678", "AIza-test", "sk-or-test"]));
   });
 
+  test("a defaultModel that no provider declares is a warning naming it", () => {
+    const file = write("defaultModel: local/missing\nproviders:\n  local:\n    api: ollama\n    baseUrl: http://x\n    models: [{id: here}]\n");
+    const config = loadConfig({ configFile: file, env: {} });
+    expect(config.warnings).toEqual(["defaultModel: local/missing is not declared by any provider; the first declared model is used instead"]);
+  });
+
   test("a provider in the file wins over the one an environment key would add", () => {
     const file = write("providers:\n  anthropic:\n    api: anthropic\n    baseUrl: http://127.0.0.1:1/v1\n    models: [{id: mine}]\n");
     const config = loadConfig({ configFile: file, env: { ANTHROPIC_API_KEY: "k" } });
