@@ -1,65 +1,65 @@
-/** The config file's shape (PROTOCOL.md §8), validated with zod. */
-import { z } from "zod";
+/**
+ * The config file's shape (PROTOCOL.md §8), validated with zod. Written with
+ * zod/mini: a config file is read at every start, and mini builds and checks
+ * this schema in a fraction of the time classic zod takes.
+ */
+import * as z from "zod/mini";
 
 export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
 
+const positiveInt = () => z.int().check(z.positive());
+const nonNegativeInt = () => z.int().check(z.nonnegative());
+const price = () => z._default(z.number().check(z.nonnegative()), 0);
+
 const modelSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().optional(),
-  contextWindow: z.number().int().positive().default(128000),
-  maxTokens: z.number().int().positive().default(8192),
-  input: z.array(z.enum(["text", "image"])).default(["text"]),
-  reasoning: z.boolean().default(false),
-  cost: z
-    .object({
-      input: z.number().nonnegative().default(0),
-      output: z.number().nonnegative().default(0),
-      cacheRead: z.number().nonnegative().default(0),
-      cacheWrite: z.number().nonnegative().default(0),
-    })
-    .optional(),
+  id: z.string().check(z.minLength(1)),
+  name: z.optional(z.string()),
+  contextWindow: z._default(positiveInt(), 128000),
+  maxTokens: z._default(positiveInt(), 8192),
+  input: z._default(z.array(z.enum(["text", "image"])), ["text"]),
+  reasoning: z._default(z.boolean(), false),
+  cost: z.optional(z.object({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });
 
 const providerSchema = z.object({
   api: z.enum(apiNames),
-  baseUrl: z.string().url(),
-  apiKey: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  models: z.array(modelSchema).default([]),
+  baseUrl: z.url(),
+  apiKey: z.optional(z.string()),
+  headers: z.optional(z.record(z.string(), z.string())),
+  models: z._default(z.array(modelSchema), []),
 });
 
-const ruleList = z.array(z.string()).default([]);
+const ruleList = () => z._default(z.array(z.string()), []);
+const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
-  defaultModel: z.string().regex(/^[^/]+\/.+$/, "must be provider/id").optional(),
-  defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
-  providers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -"), providerSchema).default({}),
-  permissions: z
-    .object({ bash: z.object({ ask: ruleList, allow: ruleList, deny: ruleList }).default({ ask: [], allow: [], deny: [] }) })
-    .default({ bash: { ask: [], allow: [], deny: [] } }),
-  compaction: z
-    .object({
-      enabled: z.boolean().default(true),
-      reserveTokens: z.number().int().nonnegative().default(16384),
-      keepRecentTokens: z.number().int().nonnegative().default(20000),
-    })
-    .default({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 }),
-  retry: z
-    .object({
-      enabled: z.boolean().default(true),
-      maxRetries: z.number().int().nonnegative().default(3),
-      baseDelayMs: z.number().int().nonnegative().default(2000),
-      maxDelayMs: z.number().int().positive().default(60000),
-    })
-    .default({ enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 }),
-  stream: z.object({ idleTimeoutMs: z.number().int().positive().default(120000) }).default({ idleTimeoutMs: 120000 }),
-  session: z.object({ backgroundLimit: z.number().int().positive().default(4) }).default({ backgroundLimit: 4 }),
-  agent: z
-    .object({
-      maxConcurrency: z.number().int().positive().default(4),
-      maxNestedSpawnDepth: z.number().int().nonnegative().default(2),
-    })
-    .default({ maxConcurrency: 4, maxNestedSpawnDepth: 2 }),
+  defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
+  defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
+  providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
+  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  compaction: z._default(
+    z.object({
+      enabled: z._default(z.boolean(), true),
+      reserveTokens: z._default(nonNegativeInt(), 16384),
+      keepRecentTokens: z._default(nonNegativeInt(), 20000),
+    }),
+    { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
+  ),
+  retry: z._default(
+    z.object({
+      enabled: z._default(z.boolean(), true),
+      maxRetries: z._default(nonNegativeInt(), 3),
+      baseDelayMs: z._default(nonNegativeInt(), 2000),
+      maxDelayMs: z._default(positiveInt(), 60000),
+    }),
+    { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
+  ),
+  stream: z._default(z.object({ idleTimeoutMs: z._default(positiveInt(), 120000) }), { idleTimeoutMs: 120000 }),
+  session: z._default(z.object({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
+  agent: z._default(
+    z.object({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
+    { maxConcurrency: 4, maxNestedSpawnDepth: 2 },
+  ),
 });
 
 export type ConfigFile = z.infer<typeof configSchema>;
