@@ -12,6 +12,7 @@ import type { Subprocess } from "bun";
 import { command, tempDir } from "../support/nova.ts";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { fixtures } from "../support/fixtures/index.ts";
+import { testConfig } from "../support/scenario.ts";
 
 export const f = fixtures.openaiChat;
 export const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -140,23 +141,11 @@ export interface AcpNova {
   close(): Promise<number>;
 }
 
-export function testConfig(server: ProviderServer, reasoning = false) {
-  return {
-    defaultModel: "test/m1",
-    providers: {
-      test: {
-        api: "openai-chat",
-        baseUrl: `${server.url}/v1`,
-        apiKey: "sk-test-secret-key-123456",
-        models: [
-          { id: "m1", contextWindow: 100000, maxTokens: 4096, reasoning, input: ["text", "image"] },
-          { id: "m2", contextWindow: 50000, maxTokens: 2048 },
-        ],
-      },
-    },
-    retry: { enabled: false },
-    stream: { idleTimeoutMs: 5000 },
-  };
+export function acpConfig(server: ProviderServer, reasoning = false) {
+  return testConfig(server.url, {
+    m1: { reasoning, input: ["text", "image"] },
+    extra: { retry: { enabled: false }, stream: { idleTimeoutMs: 5000 } },
+  });
 }
 
 /** Spawns nova --mode acp (from source, or `binary`) and connects the SDK client to it. */
@@ -165,7 +154,7 @@ export async function startAcp(options: StartOptions = {}): Promise<AcpNova> {
   const home = options.home ?? tempDir("nova-acp-home-");
   const cwd = options.cwd ?? tempDir("nova-acp-cwd-");
   const configFile = join(home, "test-config.yml");
-  writeFileSync(configFile, JSON.stringify({ ...testConfig(server, options.reasoning), ...options.extra }));
+  writeFileSync(configFile, JSON.stringify({ ...acpConfig(server, options.reasoning), ...options.extra }));
   const proc = Bun.spawn([...command({ binary: options.binary }), "--mode", "acp", "--config", configFile], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: home, NOVA_HOME: home, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) },

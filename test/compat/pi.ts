@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
 import { SOURCE_ENTRY, tempDir } from "../support/nova.ts";
 import type { Target } from "../support/targets.ts";
+import { testConfig } from "../support/scenario.ts";
 
 type PiModule = typeof import("./pi-client/node_modules/@mariozechner/pi-coding-agent/dist/modes/rpc/rpc-client.js");
 export type RpcClient = InstanceType<PiModule["RpcClient"]>;
@@ -57,23 +58,7 @@ export async function startPi(RpcClient: PiModule["RpcClient"], options: PiSetup
   const server = await startProviderServer();
   const home = tempDir("nova-pi-home-");
   const cwd = tempDir("nova-pi-cwd-");
-  const config = {
-    defaultModel: "test/m1",
-    providers: {
-      test: {
-        api: "openai-chat",
-        baseUrl: `${server.url}/v1`,
-        apiKey: "sk-test-secret-key-123456",
-        models: [
-          { id: "m1", contextWindow: 100000, maxTokens: 4096 },
-          { id: "m2", contextWindow: 50000, maxTokens: 2048, reasoning: true },
-        ],
-      },
-    },
-    retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 },
-    stream: { idleTimeoutMs: 5000 },
-    ...options.extra,
-  };
+  const config = testConfig(server.url, { m2: { reasoning: true }, extra: { stream: { idleTimeoutMs: 5000 }, ...options.extra } });
   writeFileSync(join(home, "config.yml"), JSON.stringify(config));
   const nova = options.target.binary ? [options.target.binary] : [process.execPath, SOURCE_ENTRY];
   const client = new RpcClient({

@@ -19,6 +19,32 @@ export const fixturesFor = {
   google: fixtures.google,
 } as const;
 
+/**
+ * The config every process-level test uses: one provider "test" on the
+ * scripted server with models m1 and m2; fields given here are merged in.
+ */
+export function testConfig(
+  serverUrl: string,
+  options: { api?: ApiName; m1?: Record<string, unknown>; m2?: Record<string, unknown>; extra?: Record<string, unknown> } = {},
+) {
+  return {
+    defaultModel: "test/m1",
+    providers: {
+      test: {
+        api: options.api ?? "openai-chat",
+        baseUrl: `${serverUrl}/v1`,
+        apiKey: "sk-test-secret-key-123456",
+        models: [
+          { id: "m1", contextWindow: 100000, maxTokens: 4096, ...options.m1 },
+          { id: "m2", contextWindow: 50000, maxTokens: 2048, ...options.m2 },
+        ],
+      },
+    },
+    retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 },
+    ...options.extra,
+  };
+}
+
 export interface Scenario {
   server: ProviderServer;
   nova: Nova;
@@ -41,23 +67,11 @@ export async function scenario(options: ScenarioOptions = {}): Promise<Scenario>
   const api = options.api ?? "openai-chat";
   const server = await startProviderServer();
   const cwd = options.cwd ?? tempDir("nova-cwd-");
-  const config = {
-    defaultModel: "test/m1",
-    providers: {
-      test: {
-        api,
-        baseUrl: `${server.url}/v1`,
-        apiKey: "sk-test-secret-key-123456",
-        models: [
-          { id: "m1", contextWindow: 100000, maxTokens: 4096, reasoning: options.reasoning ?? false, input: options.image === false ? ["text"] : ["text", "image"], ...options.model },
-          { id: "m2", contextWindow: 50000, maxTokens: 2048 },
-        ],
-      },
-    },
-    retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 100 },
-    stream: { idleTimeoutMs: 2000 },
-    ...options.extra,
-  };
+  const config = testConfig(server.url, {
+    api,
+    m1: { reasoning: options.reasoning ?? false, input: options.image === false ? ["text"] : ["text", "image"], ...options.model },
+    extra: { stream: { idleTimeoutMs: 2000 }, ...options.extra },
+  });
   const nova = await startNova({ args: ["--no-session"], ...options, cwd, config });
   return {
     server,
