@@ -59,6 +59,7 @@ export class Subagents {
 
   /** A child's messages: from its session file starting at `fromByte`, or from memory without one. */
   async messages(query: { agentId?: string; sessionFile?: string; fromByte?: number }) {
+    if (!query.agentId && !query.sessionFile) throw new CommandError("get_subagent_messages needs agentId or sessionFile");
     const child = [...this.children.values()].find((c) => (query.agentId && c.agentId === query.agentId) || (query.sessionFile && c.session?.store.path === query.sessionFile));
     const file = child?.session?.store.path ?? query.sessionFile;
     if (!child && !query.sessionFile) throw new CommandError(`No subagent has agentId ${JSON.stringify(query.agentId)}`);
