@@ -17,7 +17,7 @@ import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "./todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
-import { SessionStore, sessionDirFor, findSessionById, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
+import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
 import { Compactor, type CompactorHost } from "./compactor.ts";
 import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
 import { PermissionRequests } from "./permission-requests.ts";
@@ -25,7 +25,6 @@ import { sessionStats } from "./stats.ts";
 import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
-import { readdir } from "node:fs/promises";
 import { runLoop, type LoopHost } from "./loop.ts";
 import { thinkingLevels } from "../rpc/commands.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
@@ -518,7 +517,13 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   async switchSession(target: { sessionId?: string; sessionPath?: string }): Promise<{ cancelled: boolean }> {
     if (this.run) throw new CommandError("Cannot switch sessions while the agent is streaming; abort or wait for agent_end.");
-    const path = await this.locateSession(target);
+    if (!target.sessionId && !target.sessionPath) throw new CommandError("switch_session needs sessionId or sessionPath");
+    const path = await locateSession(target, {
+      cwd: this.cwd,
+      sessionDir: this.options.sessionDir,
+      sessionsRoot: join(this.options.config.novaHome, "sessions"),
+    });
+    if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
     const { store, warnings } = await SessionStore.open(path);
     for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
     this.clearQueues();
@@ -558,13 +563,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     const parent = this.store.written ? this.store.path : undefined;
     this.store.close();
     this.store = this.newStore(parent);
-    // entry ids are new in the copy: references between entries follow them
-    const ids = new Map<string, string>();
-    for (const { id, parentId: _, ...entry } of path) {
-      if (entry.type === "compaction") entry.firstKeptEntryId = ids.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
-      if (entry.type === "label") entry.targetId = ids.get(entry.targetId) ?? entry.targetId;
-      ids.set(id, this.store.append(entry).id);
-    }
+    this.store.appendCopy(path);
     if (name && this.store.name !== name) this.store.append({ type: "session_info", name });
     this.reloadContext();
     return { cancelled: false };
@@ -651,18 +650,6 @@ export class AgentSession implements LoopHost, CompactorHost {
     const parent = this.store.written ? this.store.path : undefined;
     this.store.close();
     return this.newStore(parent);
-  }
-
-  private async locateSession(target: { sessionId?: string; sessionPath?: string }): Promise<string> {
-    if (target.sessionPath) return resolve(this.cwd, target.sessionPath);
-    if (!target.sessionId) throw new CommandError("switch_session needs sessionId or sessionPath");
-    const suffix = `_${target.sessionId}.jsonl`;
-    const dir = this.options.sessionDir;
-    const inDir = dir ? (await readdir(dir).catch(() => [] as string[])).find((name) => name.endsWith(suffix)) : undefined;
-    if (dir && inDir) return join(dir, inDir);
-    const found = await findSessionById(join(this.options.config.novaHome, "sessions"), target.sessionId);
-    if (!found) throw new CommandError(`Session not found: ${target.sessionId}`);
-    return found;
   }
 
   // ----- internals -----

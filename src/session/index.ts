@@ -13,6 +13,6 @@ export type {
   ThinkingLevelChangeEntry,
 } from "./entries.ts";
 export { exportHtml, writeExport, type ExportInput, type ExportOptions } from "./export-html.ts";
-export { findSessionById, listSessions, sessionDirFor, type SessionListing } from "./paths.ts";
+export { findSessionById, listSessions, locateSession, sessionDirFor, type SessionListing } from "./paths.ts";
 export { makeRedactor, REDACTED, type Redactor } from "./redact.ts";
 export { SessionStore, type CreateOptions, type OpenedSession } from "./store.ts";

@@ -4,7 +4,7 @@
  * tools can browse both.
  */
 import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { AgentMessage } from "../agent/messages.ts";
 import type { SessionHeader } from "./entries.ts";
 
@@ -102,4 +102,22 @@ function userText(message: AgentMessage | undefined): string | undefined {
   if (typeof message.content === "string") return message.content;
   const texts = message.content.flatMap((part) => (part.type === "text" ? [part.text] : []));
   return texts.length > 0 ? texts.join("\n") : undefined;
+}
+
+/**
+ * The file a `switch_session` names: a path (relative to the cwd), or an id
+ * looked up in the --session-dir folder first, then under the sessions root.
+ */
+export async function locateSession(
+  target: { sessionId?: string; sessionPath?: string },
+  where: { cwd: string; sessionDir?: string; sessionsRoot: string },
+): Promise<string | undefined> {
+  if (target.sessionPath) return resolve(where.cwd, target.sessionPath);
+  if (!target.sessionId) return undefined;
+  const suffix = `_${target.sessionId}.jsonl`;
+  if (where.sessionDir) {
+    const name = (await readdir(where.sessionDir).catch(() => [] as string[])).find((n) => n.endsWith(suffix));
+    if (name) return join(where.sessionDir, name);
+  }
+  return findSessionById(where.sessionsRoot, target.sessionId);
 }

@@ -120,6 +120,20 @@ export class SessionStore {
     return entry;
   }
 
+  /**
+   * Appends copies of `entries` (another session's root→leaf path, for
+   * `clone`). Ids are new in the copy, so references between the entries
+   * (a compaction's first kept entry, a label's target) follow them.
+   */
+  appendCopy(entries: readonly SessionEntry[]): void {
+    const ids = new Map<string, string>();
+    for (const { id, parentId: _, ...entry } of entries) {
+      if (entry.type === "compaction") entry.firstKeptEntryId = ids.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
+      if (entry.type === "label") entry.targetId = ids.get(entry.targetId) ?? entry.targetId;
+      ids.set(id, this.append(entry).id);
+    }
+  }
+
   /** Moves the leaf back to `entryId`; the next append starts a new branch there. */
   branch(entryId: string): void {
     if (!this.#byId.has(entryId)) {

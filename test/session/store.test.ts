@@ -143,3 +143,24 @@ describe("SessionStore", () => {
     await expect(SessionStore.open(join(dir, "missing.jsonl"))).rejects.toThrow("Session file not found");
   });
 });
+
+describe("SessionStore.appendCopy", () => {
+  test("copies a path with new ids and remaps the references between its entries", () => {
+    const source = SessionStore.inMemory({ cwd: "/w" });
+    const first = source.append({ type: "message", message: user("one") });
+    source.append({ type: "message", message: assistant([{ type: "text", text: "A" }]) });
+    const kept = source.append({ type: "message", message: user("two") });
+    source.append({ type: "compaction", summary: "S", firstKeptEntryId: kept.id, tokensBefore: 10 });
+    source.append({ type: "label", targetId: first.id, label: "start" });
+
+    const copy = SessionStore.inMemory({ cwd: "/w" });
+    copy.appendCopy(source.pathToLeaf());
+    const entries = copy.pathToLeaf();
+    expect(entries.map((e) => e.type)).toEqual(["message", "message", "message", "compaction", "label"]);
+    const compaction = entries[3] as Extract<(typeof entries)[number], { type: "compaction" }>;
+    expect(compaction.firstKeptEntryId).toBe(entries[2].id);
+    const label = entries[4] as Extract<(typeof entries)[number], { type: "label" }>;
+    expect(label.targetId).toBe(entries[0].id);
+    expect(copy.buildContext()).toEqual(source.buildContext());
+  });
+});
