@@ -56,7 +56,7 @@ export class Connection {
   }
 
   /** Resolves once the client has read what was written, so a slow editor holds the agent back. */
-  drained(): Promise<void> {
+  drained(): Promise<void> | undefined {
     return this.writer.drained();
   }
 

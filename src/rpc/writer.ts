@@ -29,8 +29,9 @@ export class FrameWriter {
     return !this.blocked;
   }
 
-  drained(): Promise<void> {
-    if (!this.blocked) return Promise.resolve();
+  /** undefined while the host keeps up, so the relay does not pay a promise per delta */
+  drained(): Promise<void> | undefined {
+    if (!this.blocked) return undefined;
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
