@@ -32,13 +32,11 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   );
   context.conversations = conversations;
   const signals = uiSignals(bridge.ui);
-  conversations.onEvent(
-    (event) => {
-      writer.send(toFrame(event, snapshots));
-      signals(event);
-    },
-    () => writer.drained(),
-  );
+  conversations.onEvent((event) => {
+    writer.send(toFrame(event, snapshots));
+    signals(event);
+    return writer.drained();
+  });
   conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
   const server = new RpcServer(writer, createDispatch(context));
 

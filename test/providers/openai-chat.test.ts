@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildChatRequest, decodeChat, openaiChat } from "../../src/providers/openai-chat.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
