@@ -6,10 +6,11 @@
  * comes out once, before the first block: whoever runs the reducer turns it
  * into message_start. No I/O, no awaits: the caller decides when to wait.
  */
-import type { AssistantMessage, TextContent, ThinkingContent, ToolCall } from "./messages.ts";
-import { emptyUsage } from "./messages.ts";
+import type { AssistantMessage, TextContent, ThinkingContent, ToolCall } from "../core/messages.ts";
+import { emptyUsage } from "../core/messages.ts";
 import type { AssistantMessageEvent } from "./events.ts";
 import type { Model, ProviderError, ProviderEvent } from "../providers/types.ts";
+import { countTotal } from "../core/usage.ts";
 
 export interface Assembled {
   message: AssistantMessage;
@@ -194,12 +195,12 @@ export class MessageAssembler {
 /** Totals and dollar cost from the model's per-million prices. */
 function finishUsage(message: AssistantMessage, model: Model): void {
   const u = message.usage;
-  u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
+  u.totalTokens = countTotal(u);
   const per = (tokens: number, price: number) => (tokens * price) / 1_000_000;
   const c = u.cost;
   c.input = per(u.input, model.cost.input);
   c.output = per(u.output, model.cost.output);
   c.cacheRead = per(u.cacheRead, model.cost.cacheRead);
   c.cacheWrite = per(u.cacheWrite, model.cost.cacheWrite);
-  c.total = c.input + c.output + c.cacheRead + c.cacheWrite;
+  c.total = countTotal(c);
 }

@@ -6,7 +6,7 @@
  * of a run. Every agent_start is paired with exactly one agent_end, whatever
  * fails in between.
  */
-import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.ts";
+import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
 import type { Emit } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { runLoop, type LoopHooks, type LoopSeam } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
-import type { AgentMessage, UserMessage } from "../../src/agent/messages.ts";
+import type { AgentMessage, UserMessage } from "../../src/core/messages.ts";
 import { userMessage } from "../../src/agent/queues.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
 import type { Tool } from "../../src/tools/types.ts";
