@@ -6,6 +6,7 @@ import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
 import { claimStdout } from "./rpc/writer.ts";
+import { parseModelRef } from "./core/model-ref.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: Args;
@@ -83,9 +84,7 @@ async function main(argv: string[]): Promise<number> {
 function modelChoice(args: Args): { provider: string; id: string } | undefined {
   if (!args.model) return undefined;
   if (args.provider) return { provider: args.provider, id: args.model };
-  const slash = args.model.indexOf("/");
-  if (slash <= 0) return { provider: "", id: args.model };
-  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+  return parseModelRef(args.model);
 }
 
 function isDirectory(path: string): boolean {

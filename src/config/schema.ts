@@ -4,8 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+import { apiNames, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -29,7 +28,6 @@ const providerSchema = z.object({
   models: z._default(z.array(modelSchema), []),
 });
 
-export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
 const sandboxDefaults = { mode: "off" as const, network: false, writablePaths: [], hidePaths: [], fallback: "error" as const, autoAllow: true, mcp: false };
 
 const ruleList = () => z._default(z.array(z.string()), []);
@@ -37,7 +35,7 @@ const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
-  defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
+  defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
   permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
   compaction: z._default(
