@@ -390,6 +390,7 @@ export class AgentSession implements LoopHost, CompactorHost {
         tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
+        maxLineBytes: this.options.config.stream.maxLineBytes,
       },
     };
   }

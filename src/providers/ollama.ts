@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const ollama: Provider = {
   api: "ollama",
-  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request, signal),
 };
 
 export function buildOllamaRequest(request: ProviderRequest): HttpRequest {

@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const openaiChat: Provider = {
   api: "openai-chat",
-  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request, signal),
 };
 
 type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
