@@ -109,6 +109,11 @@ export class Conversations {
     this.background.delete(sessionId);
   }
 
+  /** stdin closed: no conversation's permission question can be answered any more. */
+  closePermissions(reason: string): void {
+    for (const session of [this.current, ...[...this.background.values()].map((b) => b.session)]) session.closePermissions(reason);
+  }
+
   /** At exit: background turns get EXIT_GRACE_MS to finish, then are stopped. */
   async stopAll(graceMs = EXIT_GRACE_MS): Promise<void> {
     const all = [...this.background.values()];

@@ -247,9 +247,9 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.permissions.answer(requestId, approved);
   }
 
-  /** stdin closed: nobody can answer a permission request any more. */
-  denyPendingPermissions(): void {
-    this.permissions.denyAll();
+  /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
+  closePermissions(reason: string): void {
+    this.permissions.close(reason);
   }
 
 

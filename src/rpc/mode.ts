@@ -8,6 +8,7 @@ import { Conversations } from "../agent/conversations.ts";
 import type { SessionOptions } from "../agent/session.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
@@ -59,9 +60,8 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   setImmediate(() => void conversations.current.systemPrompt());
   await server.serve(Bun.stdin.stream());
   bridge.close();
-  const session = conversations.current;
-  session.denyPendingPermissions();
-  await Promise.all([session.waitForIdle(), conversations.stopAll()]);
+  conversations.closePermissions(HOST_GONE);
+  await Promise.all([conversations.current.waitForIdle(), conversations.stopAll()]);
   await finish(writer);
   return 0;
 }
