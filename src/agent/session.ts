@@ -367,9 +367,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false): void {
-    if (!announced) this.sink.emit({ type: "message_start", message });
+  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
     this.store.append({ type: "message", message });
+    afterSave?.();
+    if (!announced) this.sink.emit({ type: "message_start", message });
     this.context.push(message);
     this.sink.emit({ type: "message_end", message });
   }

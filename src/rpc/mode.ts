@@ -40,14 +40,18 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     },
     () => writer.drained(),
   );
-  conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
+  conversations.onBackgroundSettled((session, aborted) =>
+    bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
+  );
   const server = new RpcServer(writer, createDispatch(context));
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
+    // background ones first, so their notices come before the attached run's agent_settled
+    await conversations.stopAll(0);
+    await conversations.current.abort();
     await finish(writer);
     process.exit(0);
   };
