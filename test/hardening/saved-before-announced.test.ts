@@ -46,7 +46,7 @@ test("the tool result is in the session file before tool_execution_end goes out 
     const saved = entries.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolCallId === frame.toolCallId);
     expect(saved?.message.content).toEqual(frame.result.content);
   }
-});
+}, 180_000);
 
 test("every message is in the session file before its message_end goes out (15 kills, user, assistant and tool result in turn)", async () => {
   const roles = ["user", "assistant", "toolResult"];
@@ -56,4 +56,4 @@ test("every message is in the session file before its message_end goes out (15 k
     const saved = entries.filter((e) => e.type === "message" && e.message.role === role);
     expect(saved.map((e) => e.message.timestamp)).toContain(frame.message.timestamp);
   }
-});
+}, 120_000);
