@@ -77,7 +77,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
             tools,
             services: seam.tools,
             emit,
-            append: (result) => addMessage(seam, result, false),
+            append: (result, afterSave) => addMessage(seam, result, false, afterSave),
             interrupts: () => hooks.interrupts?.() ?? false,
             signal,
           });
@@ -98,10 +98,16 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
   }
 }
 
-/** message_start (unless the stream already announced it), the context, then message_end. */
-function addMessage(seam: LoopSeam, message: AgentMessage, announced: boolean): void {
-  if (!announced) seam.emit({ type: "message_start", message });
+/**
+ * The one place a finished message is reported: saved first, then
+ * `afterSave` (events that report it as done, so a kill after the host read
+ * them cannot lose it), message_start (unless the stream announced it), then
+ * message_end.
+ */
+function addMessage(seam: LoopSeam, message: AgentMessage, announced: boolean, afterSave?: () => void): void {
   seam.append(message);
+  afterSave?.();
+  if (!announced) seam.emit({ type: "message_start", message });
   seam.emit({ type: "message_end", message });
 }
 

@@ -251,9 +251,9 @@ export class AgentSession implements CompactorHost {
     this.permissions.answer(requestId, approved);
   }
 
-  /** stdin closed: nobody can answer a permission request any more. */
-  denyPendingPermissions(): void {
-    this.permissions.denyAll();
+  /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
+  closePermissions(reason: string): void {
+    this.permissions.close(reason);
   }
 
 
@@ -414,6 +414,7 @@ export class AgentSession implements CompactorHost {
         tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
+        maxLineBytes: this.options.config.stream.maxLineBytes,
       },
     };
   }

@@ -14,8 +14,8 @@ export interface ToolBatch {
   tools: readonly Tool[];
   services: ToolServices;
   emit: Emit;
-  /** a tool's result message joins the context */
-  append(message: ToolResultMessage): void;
+  /** a tool's result message joins the context; `afterSave` runs once it is in the session file */
+  append(message: ToolResultMessage, afterSave: () => void): void;
   /** true when a queued message should skip the rest of the batch */
   interrupts(): boolean;
   signal: AbortSignal;
@@ -39,7 +39,6 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
     } else result = await execute(batch, call);
     const isError = result.isError === true;
-    emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -49,7 +48,8 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       isError,
       timestamp: Date.now(),
     };
-    batch.append(message);
+    // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
+    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
     results.push(message);
     if (!skipReason && batch.interrupts()) {
       skipReason = "Skipped due to queued user message.";
