@@ -40,17 +40,17 @@ export async function postJson(
   } catch (e) {
     if (signal.aborted) throw e;
     if (idle.signal.aborted) throw new ProviderFailure(stallError(idleTimeoutMs));
-    throw networkError(e);
+    throw networkError(e, request.url);
   } finally {
     clearTimeout(timer);
   }
   if (!res.ok) throw new ProviderFailure(await httpError(res));
   if (!res.body) throw new ProviderFailure({ message: `HTTP ${res.status} with an empty body`, retryable: true });
-  return withIdleTimeout(res.body, idleTimeoutMs);
+  return withIdleTimeout(res.body, idleTimeoutMs, request.url);
 }
 
 /** Passes chunks through; errors with a retryable stall when none arrives for `idleTimeoutMs`. */
-export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs: number): ReadableStream<Uint8Array> {
+export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs: number, url: string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -64,7 +64,7 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs:
         else controller.enqueue(value);
       } catch (e) {
         reader.cancel(e).catch(() => {});
-        throw e instanceof ProviderFailure ? e : networkError(e);
+        throw e instanceof ProviderFailure ? e : networkError(e, url);
       } finally {
         clearTimeout(timer);
       }
