@@ -13,6 +13,7 @@ import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
 import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
+import type { Sandbox } from "../sandbox/index.ts";
 import { askTool } from "../tools/ask.ts";
 import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "../core/todos.ts";
@@ -60,6 +61,8 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  /** the OS sandbox the model's commands run in (absent: off) */
+  sandbox?: Sandbox;
 }
 
 
@@ -107,7 +110,8 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
-    const all = [...builtinTools({ permissions: config.permissions }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
+    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
+    const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
     this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
     this.store = this.newStore();
