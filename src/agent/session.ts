@@ -253,9 +253,9 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.permissions.answer(requestId, approved);
   }
 
-  /** stdin closed: nobody can answer a permission request any more. */
-  denyPendingPermissions(): void {
-    this.permissions.denyAll();
+  /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
+  closePermissions(reason: string): void {
+    this.permissions.close(reason);
   }
 
 
@@ -373,9 +373,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false): void {
-    if (!announced) this.sink.emit({ type: "message_start", message });
+  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
     this.store.append({ type: "message", message });
+    afterSave?.();
+    if (!announced) this.sink.emit({ type: "message_start", message });
     this.context.push(message);
     this.sink.emit({ type: "message_end", message });
   }
@@ -396,6 +397,7 @@ export class AgentSession implements LoopHost, CompactorHost {
         tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
+        maxLineBytes: this.options.config.stream.maxLineBytes,
       },
     };
   }

@@ -56,7 +56,10 @@ export const configSchema = z.object({
     }),
     { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
   ),
-  stream: z._default(z.object({ idleTimeoutMs: z._default(positiveInt(), 120000) }), { idleTimeoutMs: 120000 }),
+  stream: z._default(
+    z.object({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
+    { idleTimeoutMs: 120000, maxLineBytes: 16 * 1024 * 1024 },
+  ),
   session: z._default(z.object({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
   sandbox: z._default(
     z.object({

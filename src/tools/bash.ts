@@ -9,6 +9,7 @@ import { type PermissionRules, checkCommand } from "./permissions.ts";
 import { type ShellResult, type ShellSandbox, runShell } from "./run-shell.ts";
 import type { Tool, ToolContext } from "./types.ts";
 import { ToolError } from "./types.ts";
+import { HostGone } from "../host/pending.ts";
 
 export { type ShellOptions, type ShellResult, runShell } from "./run-shell.ts";
 
@@ -70,7 +71,10 @@ async function gate(command: string, rules: PermissionRules, ctx: ToolContext, s
   if (!ctx.askPermission) {
     throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but there is no one to ask here; it was not run`);
   }
-  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal);
+  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal).catch((error: unknown) => {
+    if (error instanceof HostGone) throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but ${error.message}; it was not run`);
+    throw error;
+  });
   if (!approved) throw new ToolError(`bash: permission denied by the user (the command was flagged because ${check.reason})`);
 }
 
