@@ -83,7 +83,7 @@ describe("openai-chat stream", () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const result = await decode(chunk({ reasoning: "think" }) + chunk({ content: "say" }) + chunk({}, "stop") + "data: [DONE]\n\n");
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "think", signature: "reasoning" },
+      { type: "thinking", thinking: "think", thinkingSignature: "reasoning" },
       { type: "text", text: "say" },
     ]);
     expect(result.stop).toBe("stop");
