@@ -25,7 +25,8 @@ async function main(argv: string[]): Promise<number> {
 
   let config: Config;
   try {
-    config = loadConfig({ configFile: args.config, env: process.env });
+    const requested = modelChoice(args);
+    config = loadConfig({ configFile: args.config, env: process.env, requested: requested && `${requested.provider}/${requested.id}` });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`nova: ${error.message}\n`);

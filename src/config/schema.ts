@@ -5,7 +5,14 @@
  */
 import * as z from "zod/mini";
 
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google", "scripted"] as const;
+
+/**
+ * What happens to a flagged tool call: `default` asks the host, `bypass` runs
+ * it (deny rules still hold), `dontAsk` denies whatever would ask.
+ */
+export const permissionModes = ["default", "bypass", "dontAsk"] as const;
+export type PermissionMode = (typeof permissionModes)[number];
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -23,7 +30,10 @@ const modelSchema = z.object({
 
 const providerSchema = z.object({
   api: z.enum(apiNames),
-  baseUrl: z.url(),
+  /** required by every api but `scripted` (checked in load.ts, which knows the line) */
+  baseUrl: z.optional(z.url()),
+  /** api scripted: the script file, relative to the config file */
+  script: z.optional(z.string().check(z.minLength(1))),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
   models: z._default(z.array(modelSchema), []),
@@ -36,7 +46,13 @@ export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(
+    z.object({
+      bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mode: z._default(z.enum(permissionModes), "default"),
+    }),
+    { bash: bashRules, mode: "default" },
+  ),
   compaction: z._default(
     z.object({
       enabled: z._default(z.boolean(), true),

@@ -6,7 +6,7 @@
  */
 import type { AgentMessage, StopReason, Usage } from "../agent/messages.ts";
 
-export type ApiName = "openai-chat" | "openai-responses" | "anthropic" | "ollama" | "google";
+export type ApiName = "openai-chat" | "openai-responses" | "anthropic" | "ollama" | "google" | "scripted";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
