@@ -4,6 +4,7 @@
  * generated from them, so the docs, the validator and the code cannot drift.
  */
 import { z } from "zod";
+import { permissionModes } from "../config/schema.ts";
 
 export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
@@ -97,6 +98,7 @@ const commandBuilders = {
   compact: () => command("compact", { customInstructions: z.string().optional() }),
   set_auto_compaction: () => command("set_auto_compaction", { enabled: z.boolean() }),
   set_auto_retry: () => command("set_auto_retry", { enabled: z.boolean() }),
+  set_permission_mode: () => command("set_permission_mode", { mode: z.enum(permissionModes) }),
   abort_retry: () => command("abort_retry", {}),
   // bash
   bash: () => command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),

@@ -57,7 +57,7 @@ async function gate(command: string, rules: PermissionRules, ctx: ToolContext): 
   if (!ctx.askPermission) {
     throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but there is no one to ask here; it was not run`);
   }
-  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal);
+  const approved = await ctx.askPermission({ toolName: "bash", command, reason: check.reason }, ctx.signal);
   if (!approved) throw new ToolError(`bash: permission denied by the user (the command was flagged because ${check.reason})`);
 }
 
