@@ -2,12 +2,16 @@
 /** nova: command line → config → one mode. */
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
-import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
+import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
 import { claimStdout } from "./rpc/writer.ts";
+import { parseModelRef } from "./core/model-ref.ts";
+import type { PermissionMode } from "./core/enums.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // a person who typed `nova` alone gets pointed somewhere instead of a silent wait for JSON lines
+  if (argv.length === 0 && process.stdin.isTTY) return print(shortHelp);
   let args: Args;
   try {
     args = parseArgs(argv);
@@ -45,18 +49,25 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const writer = claimStdout();
+  const oneShot = args.print || args.mode === "json";
   const options = {
     config,
     cwd,
-    mode: args.mode,
+    mode: args.mode === "json" ? ("rpc" as const) : args.mode,
     model,
     thinking: args.thinking,
     sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
+    permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
   };
+  if (oneShot) {
+    const { runOneShot } = await import("./print/mode.ts");
+    const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume });
+  }
+  const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
     return runAcpMode(options, writer);
@@ -68,9 +79,12 @@ async function main(argv: string[]): Promise<number> {
 function modelChoice(args: Args): { provider: string; id: string } | undefined {
   if (!args.model) return undefined;
   if (args.provider) return { provider: args.provider, id: args.model };
-  const slash = args.model.indexOf("/");
-  if (slash <= 0) return { provider: "", id: args.model };
-  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+  return parseModelRef(args.model);
+}
+
+/** Nobody answers a question in -p or json mode: what would ask is denied (bypass stays bypass). */
+function oneShotPermissions(mode: PermissionMode): PermissionMode {
+  return mode === "default" ? "dontAsk" : mode;
 }
 
 function isDirectory(path: string): boolean {

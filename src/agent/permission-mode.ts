@@ -3,7 +3,7 @@
  * `set_permission_mode`): what a flagged tool call does. Deny rules are
  * checked before any of this and hold in every mode.
  */
-import type { PermissionMode } from "../config/schema.ts";
+import type { PermissionMode } from "../core/enums.ts";
 import { ToolError, type PermissionAsker } from "../tools/types.ts";
 
 export type { PermissionMode };

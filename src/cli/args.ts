@@ -2,9 +2,7 @@
  * The fixed command line of PROTOCOL.md §8. Hand-parsed: the surface is small
  * and every mistake must name the flag and exit 2 before anything starts.
  */
-import { thinkingLevels } from "../rpc/commands.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
-import { permissionModes, type PermissionMode } from "../config/schema.ts";
+import { permissionModes, thinkingLevels, type PermissionMode, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp" | "json";
 
@@ -29,6 +27,10 @@ export interface Args {
   /** -p: no status on stderr */
   quiet: boolean;
   permissionMode?: PermissionMode;
+  /** -c / --continue: the newest session of the cwd */
+  continue: boolean;
+  /** --session PATH|ID */
+  session?: string;
 }
 
 export class UsageError extends Error {}
@@ -44,12 +46,13 @@ const valueFlags = {
   "--system-prompt": "systemPrompt",
   "--append-system-prompt": "appendSystemPrompt",
   "--permission-mode": "permissionMode",
+  "--session": "session",
 } as const;
 
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp", "json"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { mode: "rpc", noSession: false, messageSnapshots: false, print: false, prompts: [], quiet: false };
+  const args: Args = { mode: "rpc", noSession: false, messageSnapshots: false, print: false, prompts: [], quiet: false, continue: false };
   let modeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -57,9 +60,9 @@ export function parseArgs(argv: string[]): Args {
       args.prompts.push(...argv.slice(i + 1));
       break;
     }
-    if (arg.startsWith("--mode")) modeGiven = true;
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === "--mode") modeGiven = true;
     if (flag in valueFlags) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`${flag} needs a value`);
@@ -93,6 +96,10 @@ export function parseArgs(argv: string[]): Args {
       case "-q":
         args.quiet = true;
         break;
+      case "--continue":
+      case "-c":
+        args.continue = true;
+        break;
       default:
         if (arg.startsWith("@")) throw new UsageError(`@file arguments are not accepted in RPC mode: ${arg}`);
         if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option: ${arg}`);
@@ -116,6 +123,8 @@ function checkOneShot(args: Args, modeGiven: boolean): void {
     throw new UsageError(`--permission-mode must be one of ${permissionModes.join(", ")}, got "${args.permissionMode}"`);
   }
   if (args.print && modeGiven && args.mode !== "json") throw new UsageError(`-p/--print cannot be combined with --mode ${args.mode}`);
+  if (args.continue && args.session !== undefined) throw new UsageError("--continue and --session cannot be combined");
+  if (args.noSession && (args.continue || args.session !== undefined)) throw new UsageError(`--no-session cannot be combined with ${args.continue ? "--continue" : "--session"}`);
   if (args.print || args.mode === "json") return;
   if (args.quiet) throw new UsageError("--quiet applies to -p/--print only");
   const first = args.prompts[0];
@@ -143,6 +152,8 @@ Options:
   -q, --quiet                 -p: no progress on stderr
   --permission-mode MODE      what a flagged command does: default (ask the host), bypass (run it;
                               deny rules still hold), dontAsk (deny it; the default of -p and json)
+  -c, --continue              go on with the newest session of the cwd
+  --session PATH|ID           go on with that session
   --mode MODE                 rpc (default), rpc-ui (the host answers UI requests), acp, json
   --config FILE               config file (default: $NOVA_HOME/config.yml)
   --model PROVIDER/ID         model to start with (or --provider P --model ID)

@@ -8,9 +8,10 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Document } from "yaml";
-import { describeIssue } from "../rpc/commands.ts";
-import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
-import { configSchema, type ConfigFile, type PermissionMode } from "./schema.ts";
+import { describeIssue } from "../core/describe-issue.ts";
+import type { ApiName, PermissionMode } from "../core/enums.ts";
+import type { Model, ProviderAuth } from "../providers/types.ts";
+import { configSchema, type ConfigFile } from "./schema.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 

@@ -4,15 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google", "scripted"] as const;
-
-/**
- * What happens to a flagged tool call: `default` asks the host, `bypass` runs
- * it (deny rules still hold), `dontAsk` denies whatever would ask.
- */
-export const permissionModes = ["default", "bypass", "dontAsk"] as const;
-export type PermissionMode = (typeof permissionModes)[number];
+import { apiNames, permissionModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -44,7 +36,7 @@ const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
-  defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
+  defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
   permissions: z._default(
     z.object({

@@ -13,7 +13,8 @@
  *               | count                 how many non-empty lines
  *               | head N                the first N non-empty lines, joined with ", "
  */
-import type { AgentMessage, ToolCall } from "../agent/messages.ts";
+import type { AgentMessage, ToolCall } from "../core/messages.ts";
+import { blockText } from "../core/text.ts";
 
 export class TemplateError extends Error {}
 
@@ -171,7 +172,7 @@ function lookup(source: string, messages: readonly AgentMessage[]): string {
     if (head === "prompt" && m.role === "user") return messageText(m);
     if (head === "result" && m.role === "toolResult" && (tool === undefined || m.toolName === tool)) return messageText(m);
     if (head === "args" && m.role === "assistant") {
-      const call = m.content.findLast((c): c is ToolCall => c.type === "toolCall" && c.name === tool);
+      const call = m.content.findLast((c: (typeof m.content)[number]): c is ToolCall => c.type === "toolCall" && c.name === tool);
       if (call) return stringify(call.arguments[field!]);
     }
   }
@@ -186,7 +187,5 @@ function stringify(value: unknown): string {
 /** The text of a user message or tool result, the part rules and placeholders read. */
 export function messageText(message: AgentMessage): string {
   if (message.role !== "user" && message.role !== "toolResult") return "";
-  const { content } = message;
-  if (typeof content === "string") return content;
-  return content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+  return blockText(message.content, "\n");
 }

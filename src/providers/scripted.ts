@@ -12,7 +12,7 @@
  * of the conversation, so that the automatic retry goes on after it.
  */
 import { fileURLToPath } from "node:url";
-import type { AgentMessage } from "../agent/messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import { classifyError } from "./errors.ts";
 import { parseScript, ScriptError, type Rule, type Step } from "./script-format.ts";
 import { fillArguments, fillTemplate, messageText, TemplateError } from "./script-template.ts";

@@ -11,7 +11,7 @@ describe("parseArgs", () => {
     ).toEqual({
       mode: "rpc-ui", config: "c.yml", model: "p/m", thinking: "high", cwd: "/w", sessionDir: "/s",
       systemPrompt: "S", appendSystemPrompt: "A", messageSnapshots: true, noSession: false,
-      print: false, prompts: [], quiet: false,
+      print: false, prompts: [], quiet: false, continue: false,
     });
     expect(parseArgs([]).mode).toBe("rpc");
     expect(parseArgs(["--provider", "p", "--model", "m", "--no-session"])).toMatchObject({ provider: "p", model: "m", noSession: true });
