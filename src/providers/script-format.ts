@@ -44,8 +44,10 @@ function parseRule(value: unknown, at: string): Rule {
   let match: RegExp | undefined;
   if (rule.match !== undefined) {
     if (typeof rule.match !== "string") throw new ScriptError(`${at}.match must be a regular expression string, got ${show(rule.match)}`);
+    // `/regex/flags` for flags (`/hello/i`); anything else is the pattern itself
+    const literal = /^\/(.*)\/([dimsuv]*)$/s.exec(rule.match);
     try {
-      match = new RegExp(rule.match);
+      match = literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(rule.match);
     } catch (error) {
       throw new ScriptError(`${at}.match: ${(error as Error).message}`);
     }
