@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
-import { claimStdout } from "./rpc/writer.ts";
+import { claimStdout } from "./wire/writer.ts";
 import { parseModelRef } from "./core/model-ref.ts";
 import type { PermissionMode } from "./core/enums.ts";
 
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.action === "version") return print(versionLine() + "\n");
   if (args.action === "help") return print(helpText);
   if (args.action === "print-schema") {
-    const { printSchema } = await import("./cli/schema.ts");
+    const { printSchema } = await import("./rpc/print-schema.ts");
     return print(printSchema());
   }
 
@@ -49,6 +49,21 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  if (args.sandbox) config.sandbox = { ...config.sandbox, mode: args.sandbox };
+  let sandbox: import("./sandbox/index.ts").Sandbox | undefined;
+  if (config.sandbox.mode !== "off") {
+    // loaded only when asked for: a start without the sandbox pays nothing for it
+    const { prepareSandbox, SandboxUnavailableError } = await import("./sandbox/index.ts");
+    try {
+      sandbox = prepareSandbox(config.sandbox, { novaHome: config.novaHome, home: process.env.HOME, configFile: config.file });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      process.stderr.write(`nova: ${error.message}\n`);
+      return 1;
+    }
+    if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
+  }
+
   const oneShot = args.print || args.mode === "json";
   const options = {
     config,
@@ -60,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
+    sandbox,
     permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
   };
   if (oneShot) {

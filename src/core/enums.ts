@@ -20,3 +20,7 @@ export type TodoStatus = (typeof todoStatuses)[number];
  */
 export const permissionModes = ["default", "bypass", "dontAsk"] as const;
 export type PermissionMode = (typeof permissionModes)[number];
+
+/** How the OS sandbox confines the model's commands (docs/sandbox.md). */
+export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
+export type SandboxMode = (typeof sandboxModes)[number];

@@ -10,7 +10,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { AssistantMessage } from "../core/messages.ts";
 import { blockText } from "../core/text.ts";
 import { toFrame } from "../rpc/events.ts";
-import { claimStdout } from "../rpc/writer.ts";
+import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
 import { resumeSession, type Resume } from "./resume.ts";
 
