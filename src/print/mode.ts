@@ -9,7 +9,7 @@ import { Subagents } from "../agent/subagents.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { AssistantMessage } from "../core/messages.ts";
 import { blockText } from "../core/text.ts";
-import { toFrame } from "../rpc/events.ts";
+import { toFrame } from "../wire/event-frame.ts";
 import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
 import { resumeSession, type Resume } from "./resume.ts";
