@@ -68,7 +68,6 @@ async function main(argv: string[]): Promise<number> {
   const options = {
     config,
     cwd,
-    mode: args.mode === "json" ? ("rpc" as const) : args.mode,
     model,
     thinking: args.thinking,
     sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
@@ -89,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
     return runAcpMode(options, writer);
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume, ui: args.mode === "rpc-ui" });
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

@@ -131,7 +131,7 @@ export class AcpAgent {
     }
     const session = this.open(params.cwd, params.sessionId);
     try {
-      await session.core.switchSession({ sessionId: params.sessionId });
+      await session.core.files.switchSession({ sessionId: params.sessionId });
     } catch (error) {
       if (error instanceof CommandError) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${error.message}`);
       throw error;
@@ -172,11 +172,11 @@ export class AcpAgent {
     const value = String(params.value);
     if (params.configId === "model") this.setModel(session, value);
     else if (params.configId === "thought_level") {
-      const levels = session.core.availableThinkingLevels();
+      const levels = session.core.choice.thinkingLevels();
       if (!levels.includes(value as never)) {
         throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_config_option: value ${JSON.stringify(value)} is not one of ${levels.join(", ")}`);
       }
-      session.core.setThinkingLevel(value as (typeof levels)[number]);
+      session.core.choice.setThinking(value as (typeof levels)[number]);
     } else {
       throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_config_option: configId ${JSON.stringify(params.configId)} is not one of "model", "thought_level"`);
     }
@@ -187,7 +187,7 @@ export class AcpAgent {
   private setModel(session: AcpSession, modelId: string): void {
     const { provider, id } = parseModelRef(modelId);
     try {
-      session.core.setModel(provider, id);
+      session.core.choice.set(provider, id);
     } catch (error) {
       if (error instanceof CommandError) throw new RpcError(INVALID_PARAMS, `Invalid params: modelId ${JSON.stringify(modelId)}: ${error.message}`);
       throw error;
@@ -222,10 +222,10 @@ function configOptions(core: AgentSession) {
       category: "model",
       type: "select",
       currentValue: `${core.model.provider}/${core.model.id}`,
-      options: core.models.map((m) => ({ value: `${m.provider}/${m.id}`, name: m.name || m.id })),
+      options: core.choice.all.map((m) => ({ value: `${m.provider}/${m.id}`, name: m.name || m.id })),
     });
   }
-  const levels = core.availableThinkingLevels();
+  const levels = core.choice.thinkingLevels();
   options.push({
     id: "thought_level",
     name: "Thinking",

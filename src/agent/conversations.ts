@@ -53,7 +53,7 @@ export class Conversations {
    */
   newInBackground(): { cancelled: boolean; background?: BackgroundInfo } {
     const old = this.current;
-    if (!old.isStreaming) return old.newSession();
+    if (!old.isStreaming) return old.files.newSession();
     const displaced = this.makeRoom();
     this.detach(old);
     this.current = this.attach(this.successor(old));
@@ -156,8 +156,8 @@ export class Conversations {
     const next = new AgentSession(this.options);
     next.model = old.model;
     next.thinkingLevel = old.thinkingLevel;
-    next.steeringMode = old.steeringMode;
-    next.followUpMode = old.followUpMode;
+    next.queues.steeringMode = old.queues.steeringMode;
+    next.queues.followUpMode = old.queues.followUpMode;
     next.interruptMode = old.interruptMode;
     next.autoCompaction = old.autoCompaction;
     next.autoRetry = old.autoRetry;

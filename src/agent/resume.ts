@@ -21,7 +21,7 @@ export async function resumeSession(session: AgentSession, resume: Resume): Prom
     target = { sessionPath: newest.path };
   }
   try {
-    await session.switchSession(target);
+    await session.files.switchSession(target);
     return undefined;
   } catch (error) {
     const what = "session" in resume ? `--session ${resume.session}` : "--continue";

@@ -1,48 +1,44 @@
 /**
- * AgentSession: the state a host steers (model, thinking, queues, modes,
- * conversation, session file) and the host side of the loop. Commands from
- * any front end (rpc, acp) arrive here as method calls; everything that
- * happens is reported through one sink.
+ * AgentSession: the conversation a host steers. It holds the context, the
+ * queues and the modes, starts runs of the loop and reports everything
+ * through one sink; model choice, the toolbox, the user's bash and the
+ * session file live in their own files and are reached through it. The front
+ * end hands in capabilities (a UI, `ask`, how to ask for permission), never
+ * its name.
  */
 import type { Config } from "../config/load.ts";
-import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
-import { runShell } from "../tools/bash.ts";
-import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
-import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
-import type { Model } from "../providers/types.ts";
-import type { PermissionAsker, Tool, ToolContext } from "../tools/types.ts";
-import { clampThinking, getProvider } from "../providers/registry.ts";
-import { builtinTools } from "../tools/index.ts";
-import type { Sandbox } from "../sandbox/index.ts";
-import { askTool } from "../tools/ask.ts";
-import { todoTool } from "../tools/todo.ts";
+import type { AgentMessage, ImageContent, UserMessage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 import { TodoList, type TodoPhase } from "../core/todos.ts";
-import { taskTool } from "../tools/task.ts";
-import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
-import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
-import { Compactor, type CompactorHost } from "./compactor.ts";
-import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
+import type { Model } from "../providers/types.ts";
+import { getProvider } from "../providers/registry.ts";
+import type { PermissionAsker, Tool } from "../tools/types.ts";
+import type { SubagentRunner } from "../host/services.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import { makeRedactor, type SessionStore } from "../session/index.ts";
+import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
+import { Compactor } from "./compactor.ts";
+import { MessageQueues, userMessage, type QueueMode } from "./queues.ts";
 import { PermissionRequests } from "./permission-requests.ts";
 import { askInMode, type PermissionMode } from "./permission-mode.ts";
-import { sessionStats } from "./stats.ts";
 import { CommandError } from "./errors.ts";
-import { estimateMessageTokens } from "./tokens.ts";
-import { join, resolve } from "node:path";
-import { runLoop, type LoopSeam, type ModelCall, type ToolServices } from "./loop.ts";
+import { estimateContextTokens, estimateMessageTokens } from "./tokens.ts";
+import { runLoop, type LoopSeam, type ModelCall } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
-import { estimateContextTokens } from "./tokens.ts";
 import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
-import { parseModelRef } from "../core/model-ref.ts";
+import { ModelChoice } from "./model-choice.ts";
+import { Toolbox, type Capabilities, type ToolboxOptions } from "./toolbox.ts";
+import { UserBash } from "./user-bash.ts";
+import { SessionFiles } from "./session-files.ts";
 
-export type { QueueMode };
+export type { QueueMode, Capabilities };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
 
-export interface SessionOptions {
+export interface SessionOptions extends ToolboxOptions {
   config: Config;
   cwd: string;
-  mode: "rpc" | "rpc-ui" | "acp";
   /** provider/id chosen on the command line */
   model?: { provider: string; id: string };
   thinking?: ThinkingLevel;
@@ -50,24 +46,16 @@ export interface SessionOptions {
   noSession: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
-  /** host services the tools use instead of the local disk and shell (ACP client fs/terminal) */
-  clientServices?: Pick<ToolContext, "fs" | "terminal">;
-  /** what the front end offers every conversation: dialogs, host URI schemes, host-defined tools */
-  host?: { ui?: HostUi; uris?: HostUris; tools?: () => Tool[] };
   /** runs child agents for the `task` tool; absent in a child at the nesting limit */
   subagents?: (parent: AgentSession) => SubagentRunner | undefined;
   /** nesting depth of a child agent (0 = the host's own conversation) */
   depth?: number;
-  /** only these built-in tools (a child agent's restricted set) */
-  toolFilter?: string[];
-  /** a child agent asks its parent's host */
+  /** a child agent asks through its parent (already in the parent's permission mode) */
   permissionAsker?: PermissionAsker;
   /** --permission-mode; the config's permissions.mode otherwise */
   permissionMode?: PermissionMode;
-  /** the OS sandbox the model's commands run in (absent: off) */
   sandbox?: Sandbox;
 }
-
 
 type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
 
@@ -76,25 +64,23 @@ interface Run {
   done: Promise<void>;
 }
 
-export class AgentSession implements CompactorHost {
-  model: Model | undefined;
-  thinkingLevel: ThinkingLevel;
+export class AgentSession {
   interruptMode: InterruptMode = "immediate";
   autoCompaction: boolean;
   autoRetry: boolean;
   permissionMode: PermissionMode;
-  store: SessionStore;
   readonly todos = new TodoList();
-  private readonly ownTools: Tool[];
+  readonly choice: ModelChoice;
+  readonly toolbox: Toolbox;
+  readonly files: SessionFiles;
+  /** the user's own shell commands; during a turn their output waits for the turn's end */
+  readonly userBash: UserBash;
+  context: AgentMessage[] = [];
   /** rebuilt when login adds a secret */
   private redactor: { count: number; apply: (text: string) => string } | undefined;
   private remindersLeft = 1;
-
-  private context: AgentMessage[] = [];
   private run: Run | undefined;
   private retryWait: AbortController | undefined;
-  private userBash: AbortController | undefined;
-  /** bash output that waits for the running turn to end before it joins the context */
   private pendingContext: AgentMessage[] = [];
   private listeners = new Set<Listener>();
   private readonly prompts: PromptBuilder;
@@ -108,30 +94,44 @@ export class AgentSession implements CompactorHost {
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
-  private readonly askByMode = askInMode(() => this.permissionMode, this.permissions.ask);
-  private readonly compactor = new Compactor(this);
+  private readonly askByMode: PermissionAsker;
+  private readonly compactor: Compactor;
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
-    this.model = this.initialModel();
-    this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
+    const busy = () => this.run !== undefined;
+    this.choice = new ModelChoice(config, options, (entry) => this.store.append(entry), busy);
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
     this.permissionMode = options.permissionMode ?? config.permissionMode;
-    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
-    const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
-    const only = options.toolFilter;
-    this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
-    this.store = this.newStore();
-    this.prompts = new PromptBuilder({
-      cwd: options.cwd,
-      novaHome: config.novaHome,
-      custom: options.systemPrompt,
-      append: options.appendSystemPrompt,
+    this.askByMode = askInMode(() => this.permissionMode, options.host?.askPermission ?? this.permissions.ask);
+    this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
+    this.userBash = new UserBash(options.cwd, (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)));
+    const self = this;
+    this.files = new SessionFiles(options, {
+      busy,
+      clearQueues: () => this.queues.clear(),
+      get context() {
+        return self.context;
+      },
+      set context(messages) {
+        self.context = messages;
+      },
+      choice: this.choice,
+      handoffSummary: (messages, instructions) => this.compactor.handoffSummary(messages, instructions),
     });
+    this.compactor = new Compactor({
+      sink: this.sink,
+      get store() {
+        return self.store;
+      },
+      keepRecentTokens: config.compaction.keepRecentTokens,
+      buildRequest: () => this.buildRequest(),
+      contextTokens: () => this.contextTokens(),
+      reloadContext: () => this.files.reloadContext(),
+    });
+    this.prompts = new PromptBuilder({ cwd: options.cwd, novaHome: config.novaHome, custom: options.systemPrompt, append: options.appendSystemPrompt });
   }
-
-  // ----- wiring -----
 
   /** A listener that returns a promise is full: the stream relay waits for it. */
   subscribe(listener: Listener): () => void {
@@ -139,44 +139,33 @@ export class AgentSession implements CompactorHost {
     return () => this.listeners.delete(listener);
   }
 
-  /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
+  get store(): SessionStore {
+    return this.files.store;
+  }
+
+  get model(): Model | undefined {
+    return this.choice.model;
+  }
+
+  set model(model: Model | undefined) {
+    this.choice.model = model;
+  }
+
+  get thinkingLevel(): ThinkingLevel {
+    return this.choice.thinkingLevel;
+  }
+
+  set thinkingLevel(level: ThinkingLevel) {
+    this.choice.thinkingLevel = level;
+  }
+
+  /** Built-in tools, then `task`, then the host's; re-read at every request. */
   get tools(): Tool[] {
-    const extra = this.options.host?.tools?.() ?? [];
-    const task = this.subagentRunner && (!this.options.toolFilter || this.options.toolFilter.includes("task")) ? [taskTool] : [];
-    return extra.length + task.length === 0 ? this.ownTools : [...this.ownTools, ...task, ...extra];
-  }
-
-  private get subagentRunner(): SubagentRunner | undefined {
-    return this.options.subagents?.(this);
-  }
-
-  /** Every model the config declares; read live, since `login` can add a provider. */
-  get models(): Model[] {
-    return this.options.config.providers.flatMap((p) => p.models);
-  }
-
-  get steeringMode(): QueueMode {
-    return this.queues.steeringMode;
-  }
-
-  set steeringMode(mode: QueueMode) {
-    this.queues.steeringMode = mode;
-  }
-
-  get followUpMode(): QueueMode {
-    return this.queues.followUpMode;
-  }
-
-  set followUpMode(mode: QueueMode) {
-    this.queues.followUpMode = mode;
+    return this.toolbox.all;
   }
 
   get isCompacting(): boolean {
     return this.compactor.isCompacting;
-  }
-
-  get keepRecentTokens(): number {
-    return this.options.config.compaction.keepRecentTokens;
   }
 
   get isStreaming(): boolean {
@@ -187,31 +176,25 @@ export class AgentSession implements CompactorHost {
     return this.options.cwd;
   }
 
+  /** How tool calls ask for permission: a child agent asks through its parent. */
+  get permissionAsker(): PermissionAsker {
+    return this.options.permissionAsker ?? this.askByMode;
+  }
+
   // ----- prompting -----
 
   /** Starts a run, or queues the message when one is running (which then needs a behaviour). */
   prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): void {
     const message = userMessage(text, images);
-    if (this.run) {
-      if (!behavior) {
-        throw new CommandError(
-          'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
-        );
-      }
-      this.queues.push(behavior, message);
-      return;
-    }
-    this.start([message]);
+    if (!this.run) return this.start([message]);
+    if (!behavior) throw new CommandError('Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.');
+    this.queues.push(behavior, message);
   }
 
-  steer(text: string, images: ImageContent[]): void {
+  /** steer / follow_up: queued while a run streams, a run of their own otherwise. */
+  enqueue(kind: StreamingBehavior, text: string, images: ImageContent[]): void {
     if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("steer", userMessage(text, images));
-  }
-
-  followUpMessage(text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("followUp", userMessage(text, images));
+    this.queues.push(kind, userMessage(text, images));
   }
 
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
@@ -224,15 +207,6 @@ export class AgentSession implements CompactorHost {
     await run.done;
   }
 
-  async abortAndPrompt(text: string, images: ImageContent[]): Promise<void> {
-    await this.abort();
-    this.prompt(text, images);
-  }
-
-  clearQueues(): { steering: string[]; followUp: string[] } {
-    return this.queues.clear();
-  }
-
   abortRetry(): void {
     this.retryWait?.abort();
   }
@@ -242,17 +216,6 @@ export class AgentSession implements CompactorHost {
     while (this.run) await this.run.done;
   }
 
-  get pendingMessageCount(): number {
-    return this.queues.size;
-  }
-
-  // ----- permissions -----
-
-  /** How tool calls ask for permission: a child agent asks through its parent. */
-  get permissionAsker(): PermissionAsker {
-    return this.options.permissionAsker ?? this.askByMode;
-  }
-
   answerPermission(requestId: string | number, approved: boolean): void {
     this.permissions.answer(requestId, approved);
   }
@@ -260,72 +223,6 @@ export class AgentSession implements CompactorHost {
   /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
   closePermissions(reason: string): void {
     this.permissions.close(reason);
-  }
-
-
-  // ----- model and thinking -----
-
-  findModel(provider: string, id: string): Model | undefined {
-    return this.models.find((m) => m.provider === provider && m.id === id);
-  }
-
-  setModel(provider: string, id: string): Model {
-    if (this.run) throw new CommandError("Cannot change the model while the agent is streaming; abort or wait for agent_end.");
-    const model = this.findModel(provider, id);
-    if (!model) throw new CommandError(`Model not found: ${provider}/${id}`);
-    this.applyModel(model);
-    return model;
-  }
-
-  cycleModel(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
-    if (this.run) throw new CommandError("Cannot change the model while the agent is streaming; abort or wait for agent_end.");
-    if (this.models.length < 2 && this.model) return null;
-    if (this.models.length === 0) return null;
-    const index = this.model ? this.models.indexOf(this.model) : -1;
-    this.applyModel(this.models[(index + 1) % this.models.length]);
-    return { model: this.model!, thinkingLevel: this.thinkingLevel, isScoped: false };
-  }
-
-  setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
-    const clamped = this.clamp(level);
-    if (clamped !== this.thinkingLevel) {
-      this.thinkingLevel = clamped;
-      this.store.append({ type: "thinking_level_change", thinkingLevel: clamped });
-    }
-    return clamped;
-  }
-
-  availableThinkingLevels(): ThinkingLevel[] {
-    return this.model?.reasoning ? [...thinkingLevels] : ["off"];
-  }
-
-  cycleThinkingLevel(): { level: ThinkingLevel } | null {
-    const levels = this.availableThinkingLevels();
-    if (levels.length < 2) return null;
-    const next = levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length];
-    return { level: this.setThinkingLevel(next) };
-  }
-
-  private applyModel(model: Model): void {
-    this.model = model;
-    this.thinkingLevel = this.clamp(this.thinkingLevel);
-    this.store.append({ type: "model_change", provider: model.provider, modelId: model.id });
-  }
-
-  private clamp(level: ThinkingLevel): ThinkingLevel {
-    return this.model ? clampThinking(level, this.model) : level;
-  }
-
-  private initialModel(): Model | undefined {
-    const { model } = this.options;
-    if (model) return this.findModel(model.provider, model.id);
-    const preferred = this.options.config.defaultModel;
-    if (preferred) {
-      const { provider, id } = parseModelRef(preferred);
-      const found = this.findModel(provider, id);
-      if (found) return found;
-    }
-    return this.models[0];
   }
 
   // ----- state -----
@@ -342,9 +239,8 @@ export class AgentSession implements CompactorHost {
 
   lastAssistantText(): string | null {
     for (let i = this.context.length - 1; i >= 0; i--) {
-      const m = this.context[i];
-      if (m.role !== "assistant") continue;
-      const text = blockText(m.content);
+      const m = this.context[i]!;
+      const text = m.role === "assistant" ? blockText(m.content) : "";
       if (text.trim()) return text;
     }
     return null;
@@ -375,25 +271,58 @@ export class AgentSession implements CompactorHost {
     return this.prompts.build(this.tools);
   }
 
-  // ----- the loop's host side -----
+  setTodos(phases: TodoPhase[]): TodoPhase[] {
+    return this.todos.set(phases);
+  }
+
+  /** Summarises the older part of the context into a compaction entry. */
+  async compact(customInstructions?: string): Promise<CompactionResult> {
+    if (this.run) throw new CommandError("Cannot compact while the agent is streaming; abort or wait for agent_end.");
+    return this.compactor.compact("manual", customInstructions, new AbortController().signal);
+  }
+
+  // ----- runs -----
+
+  async buildRequest(): Promise<ModelCall | string> {
+    const { model } = this;
+    if (!model) {
+      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
+    }
+    const { config } = this.options;
+    const tools = this.tools;
+    const request = {
+      model,
+      auth: config.providers.find((p) => p.name === model.provider)?.auth ?? {},
+      systemPrompt: await this.systemPrompt(),
+      messages: this.context,
+      tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      thinkingLevel: this.thinkingLevel,
+      idleTimeoutMs: config.stream.idleTimeoutMs,
+      maxLineBytes: config.stream.maxLineBytes,
+    };
+    return { provider: getProvider(model.api), tools, request };
+  }
 
   private loopSeam(): LoopSeam {
-    const { queues } = this;
+    const { queues, options } = this;
     return {
       emit: this.sink.emit,
       messages: () => this.context,
       request: () => this.buildRequest(),
       append: (message) => this.appendQuietly(message),
-      tools: this.toolServices(),
+      tools: this.toolbox.services(this.permissionAsker),
       hooks: {
         steering: () => queues.takeSteering(),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
         beforeStop: () => this.beforeStop(),
-        beforeRequest: (signal) => this.beforeRequest(signal),
-        onContextOverflow: (signal) => this.onContextOverflow(signal),
+        beforeRequest: async (signal) => {
+          if (!this.autoCompaction || !this.model) return;
+          if (this.contextTokens() > this.model.contextWindow - options.config.compaction.reserveTokens) await this.compactor.auto("threshold", signal);
+        },
+        onContextOverflow: async (signal) => this.autoCompaction && this.compactor.auto("overflow", signal),
         redact: (text) => this.redact(text),
-        retry: () => (this.autoRetry ? this.options.config.retry : undefined),
+        retry: () => (this.autoRetry ? options.config.retry : undefined),
         sleep: (ms, signal) => {
           this.retryWait = new AbortController();
           return sleep(ms, AbortSignal.any([signal, this.retryWait.signal]));
@@ -402,45 +331,11 @@ export class AgentSession implements CompactorHost {
     };
   }
 
-  async buildRequest(): Promise<ModelCall | string> {
-    const model = this.model;
-    if (!model) {
-      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
-    }
-    const entry = this.options.config.providers.find((p) => p.name === model.provider);
-    const tools = this.tools;
-    return {
-      provider: getProvider(model.api),
-      tools,
-      request: {
-        model,
-        auth: entry?.auth ?? {},
-        systemPrompt: await this.systemPrompt(),
-        messages: this.context,
-        tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-        thinkingLevel: this.thinkingLevel,
-        idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
-        maxLineBytes: this.options.config.stream.maxLineBytes,
-      },
-    };
-  }
-
-  private toolServices(): ToolServices {
-    const host = this.options.host;
-    return {
-      cwd: this.cwd,
-      askPermission: this.permissionAsker,
-      hasUI: this.options.mode === "rpc-ui",
-      host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
-      ...this.options.clientServices,
-    };
-  }
-
   /**
    * When the model would stop with todos still open, it is reminded once per
    * prompt; when every task is done, the list clears itself at the run's end.
    */
-  beforeStop(): UserMessage[] {
+  private beforeStop(): UserMessage[] {
     const open = this.todos.open();
     if (open.length === 0 || this.remindersLeft <= 0) return [];
     this.remindersLeft--;
@@ -449,52 +344,10 @@ export class AgentSession implements CompactorHost {
     return [userMessage(`Reminder: these todo items are still open:\n${list}\nContinue with them, or update the todo list if they are done or no longer needed.`, [])];
   }
 
-  setTodos(phases: TodoPhase[]): TodoPhase[] {
-    return this.todos.set(phases);
-  }
-
   redact(text: string): string {
     const secrets = this.options.config.secrets;
     if (this.redactor?.count !== secrets.length) this.redactor = { count: secrets.length, apply: makeRedactor(secrets) };
     return this.redactor.apply(text);
-  }
-
-  // ----- the user's own shell commands -----
-
-  /**
-   * Runs a command the user typed (not the model): never gated by permission
-   * rules. Its output joins the context as a bashExecution message, which the
-   * model sees with the next prompt; during a turn it waits for the turn's end.
-   */
-  async bash(command: string, excludeFromContext = false) {
-    if (this.userBash) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
-    const controller = new AbortController();
-    this.userBash = controller;
-    try {
-      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false });
-      const message: BashExecutionMessage = {
-        role: "bashExecution",
-        command,
-        output: result.output,
-        exitCode: result.exitCode ?? undefined,
-        cancelled: result.cancelled,
-        truncated: result.truncated,
-        fullOutputPath: result.fullOutputPath,
-        timestamp: Date.now(),
-      };
-      if (!excludeFromContext) {
-        if (this.run) this.pendingContext.push(message);
-        else this.appendQuietly(message);
-      }
-      const { output, exitCode, cancelled, truncated, fullOutputPath } = message;
-      return { output, exitCode, cancelled, truncated, fullOutputPath };
-    } finally {
-      this.userBash = undefined;
-    }
-  }
-
-  abortBash(): void {
-    this.userBash?.abort();
   }
 
   /** Context that is not announced as an event (Pi sends none for bash output). */
@@ -502,156 +355,6 @@ export class AgentSession implements CompactorHost {
     this.store.append({ type: "message", message });
     this.context.push(message);
   }
-
-  // ----- sessions -----
-
-  newSession(parentSession?: string): { cancelled: boolean } {
-    if (this.run) throw new CommandError("Cannot start a new session while the agent is streaming; abort first or pass background:true.");
-    this.clearQueues();
-    this.store.close();
-    this.store = this.newStore(parentSession ?? (this.store.written ? this.store.path : undefined));
-    this.context = [];
-    return { cancelled: false };
-  }
-
-  async switchSession(target: { sessionId?: string; sessionPath?: string }): Promise<{ cancelled: boolean }> {
-    if (this.run) throw new CommandError("Cannot switch sessions while the agent is streaming; abort or wait for agent_end.");
-    if (!target.sessionId && !target.sessionPath) throw new CommandError("switch_session needs sessionId or sessionPath");
-    const path = await locateSession(target, {
-      cwd: this.cwd,
-      sessionDir: this.options.sessionDir,
-      sessionsRoot: join(this.options.config.novaHome, "sessions"),
-    });
-    if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
-    const { store, warnings } = await SessionStore.open(path);
-    for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
-    this.clearQueues();
-    this.store.close();
-    this.store = store;
-    this.restoreFromStore();
-    return { cancelled: false };
-  }
-
-  /**
-   * Continues from an earlier entry; the old branch stays in the file. At a
-   * user message (Pi's fork) the leaf moves to just before it and its text is
-   * returned, so the host can offer it for editing.
-   */
-  branch(entryId: string): { text: string; cancelled: boolean } {
-    if (this.run) throw new CommandError("Cannot branch while the agent is streaming; abort or wait for agent_end.");
-    const entry = this.store.getEntry(entryId);
-    if (!entry) throw new CommandError(`Unknown entryId "${entryId}": no entry in session ${this.store.sessionId} has it`);
-    let text = "";
-    if (entry.type === "message" && entry.message.role === "user") {
-      text = userText(entry.message);
-      if (entry.parentId) this.store.branch(entry.parentId);
-      else this.store = this.rootBranch();
-    } else this.store.branch(entryId);
-    this.reloadContext();
-    return { text, cancelled: false };
-  }
-
-  /**
-   * Copies the current branch into a new session file (Pi's `clone`): the
-   * copy continues from here; the original stays as it was.
-   */
-  clone(): { cancelled: boolean } {
-    if (this.run) throw new CommandError("Cannot clone while the agent is streaming; abort or wait for agent_end.");
-    const path = this.store.pathToLeaf();
-    const name = this.store.name;
-    const parent = this.store.written ? this.store.path : undefined;
-    this.store.close();
-    this.store = this.newStore(parent);
-    this.store.appendCopy(path);
-    if (name && this.store.name !== name) this.store.append({ type: "session_info", name });
-    this.reloadContext();
-    return { cancelled: false };
-  }
-
-  /** The user messages on the current path, the points a host can branch from. */
-  branchMessages(): { messages: { entryId: string; text: string }[] } {
-    const messages = [];
-    for (const entry of this.store.pathToLeaf()) {
-      if (entry.type === "message" && entry.message.role === "user") messages.push({ entryId: entry.id, text: userText(entry.message) });
-    }
-    return { messages };
-  }
-
-  sessionStats() {
-    return sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId });
-  }
-
-  async exportHtml(outputPath?: string): Promise<{ path: string }> {
-    const path = resolve(this.cwd, outputPath ?? `nova-session-${this.store.sessionId.slice(0, 8)}.html`);
-    const html = exportHtml(
-      {
-        messages: this.context,
-        sessionId: this.store.sessionId,
-        name: this.store.name,
-        cwd: this.cwd,
-        model: this.model ? { provider: this.model.provider, modelId: this.model.id } : undefined,
-      },
-      { secrets: this.options.config.secrets },
-    );
-    await writeExport(path, html);
-    return { path };
-  }
-
-  /**
-   * Summarises this session into a new one that continues the work: the new
-   * session starts with the summary (a branch_summary entry pointing back here).
-   */
-  async handoff(customInstructions?: string) {
-    if (this.run) throw new CommandError("Cannot hand off while the agent is streaming; abort or wait for agent_end.");
-    if (this.context.length === 0) throw new CommandError("Nothing to hand off: the session has no messages.");
-    const summary = await this.compactor.handoffSummary(this.context, customInstructions);
-    const fromId = this.store.sessionId;
-    this.newSession();
-    this.store.append({ type: "branch_summary", fromId, summary });
-    this.reloadContext();
-    return { cancelled: false, sessionId: this.store.sessionId, sessionFile: this.store.path, parentSession: this.store.header.parentSession, summary };
-  }
-
-  // ----- compaction -----
-
-  /** Summarises the older part of the context into a compaction entry. */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
-    if (this.run) throw new CommandError("Cannot compact while the agent is streaming; abort or wait for agent_end.");
-    return this.compactor.compact("manual", customInstructions, new AbortController().signal);
-  }
-
-  async beforeRequest(signal: AbortSignal): Promise<void> {
-    if (!this.autoCompaction || !this.model) return;
-    const limit = this.model.contextWindow - this.options.config.compaction.reserveTokens;
-    if (this.contextTokens() > limit) await this.compactor.auto("threshold", signal);
-  }
-
-  async onContextOverflow(signal: AbortSignal): Promise<boolean> {
-    return this.autoCompaction && this.compactor.auto("overflow", signal);
-  }
-
-  /** Rebuilds the context from the session file's current path. */
-  reloadContext(): void {
-    this.context = this.store.buildContext().messages;
-  }
-
-  /** A session switched to brings back its model and thinking level too. */
-  private restoreFromStore(): void {
-    const context = this.store.buildContext();
-    this.context = context.messages;
-    const model = context.model && this.findModel(context.model.provider, context.model.modelId);
-    if (model) this.model = model;
-    if (context.thinkingLevel) this.thinkingLevel = this.clamp(context.thinkingLevel);
-  }
-
-  /** Branching before the first entry: a fresh file that remembers where it came from. */
-  private rootBranch(): SessionStore {
-    const parent = this.store.written ? this.store.path : undefined;
-    this.store.close();
-    return this.newStore(parent);
-  }
-
-  // ----- internals -----
 
   private start(initial: UserMessage[]): void {
     this.remindersLeft = 1;
@@ -679,15 +382,4 @@ export class AgentSession implements CompactorHost {
     }
     this.sink.emit({ type: "agent_settled" });
   }
-
-  private newStore(parentSession?: string): SessionStore {
-    const options = parentSession ? { cwd: this.cwd, parentSession } : { cwd: this.cwd };
-    if (this.options.noSession) return SessionStore.inMemory(options);
-    const dir = this.options.sessionDir ?? sessionDirFor(this.options.config.novaHome, this.cwd);
-    return SessionStore.create(dir, { ...options, deferred: true });
-  }
-}
-
-function userText(message: AgentMessage): string {
-  return message.role === "user" ? textOf(message) : "";
 }

@@ -109,7 +109,6 @@ export class Subagents {
     const parentDir = parent.store.path ? join(parent.store.path, "..") : undefined;
     const options: SessionOptions = {
       ...this.base,
-      mode: "rpc",
       depth,
       toolFilter: request.tools ?? DEFAULT_CHILD_TOOLS,
       sessionDir: parentDir ? join(parentDir, "subagents") : undefined,
@@ -120,7 +119,7 @@ export class Subagents {
     const session = new AgentSession(options);
     if (request.model) {
       const { provider, id } = parseModelRef(request.model);
-      session.setModel(provider, id);
+      session.choice.set(provider, id);
     } else if (parent.model) session.model = parent.model;
     session.thinkingLevel = parent.thinkingLevel;
     return session;

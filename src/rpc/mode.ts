@@ -20,7 +20,7 @@ import type { FrameWriter } from "../wire/writer.ts";
 export async function runRpcMode(
   sessionOptions: SessionOptions,
   writer: FrameWriter,
-  options: { messageSnapshots: boolean; resume?: Resume },
+  options: { messageSnapshots: boolean; resume?: Resume; ui: boolean },
 ): Promise<number> {
   const snapshots = options.messageSnapshots;
   const { config } = sessionOptions;
@@ -31,7 +31,8 @@ export async function runRpcMode(
   const conversations = new Conversations(
     {
       ...sessionOptions,
-      host: { ui: bridge.ui, uris: bridge.uris, tools: () => context.hostTools },
+      // rpc-ui: the host answers dialogs, so tools may use them and the model may `ask`
+      host: { ui: options.ui ? bridge.ui : undefined, ask: options.ui, uris: bridge.uris, tools: () => context.hostTools },
       subagents: (parent) => subagents.runnerFor(parent),
     },
     config.session.backgroundLimit,

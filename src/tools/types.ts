@@ -24,7 +24,7 @@ export interface ToolContext {
   onUpdate: (partial: ToolResult) => void;
   /** present when a permission flow exists (rpc modes) */
   askPermission?: PermissionAsker;
-  /** true under rpc-ui: bash runs without a PTY, `ask` exists */
+  /** the front end has a UI (rpc-ui): bash runs without a PTY */
   hasUI: boolean;
   /** the model's id for this call */
   toolCallId?: string;

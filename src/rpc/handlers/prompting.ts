@@ -19,14 +19,19 @@ export function promptingHandlers(ctx: HandlerContext) {
       // every accepted prompt reaches the agent: nova has no local-only slash commands
       return { agentInvoked: true };
     },
-    steer: (c: CommandOf<"steer">) => ctx.session.steer(c.message, images(c.images)),
-    follow_up: (c: CommandOf<"follow_up">) => ctx.session.followUpMessage(c.message, images(c.images)),
+    steer: (c: CommandOf<"steer">) => ctx.session.enqueue("steer", c.message, images(c.images)),
+    follow_up: (c: CommandOf<"follow_up">) => ctx.session.enqueue("followUp", c.message, images(c.images)),
     abort: () => ctx.session.abort(),
-    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => ctx.session.abortAndPrompt(c.message, images(c.images)),
+    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => abortAndPrompt(ctx, c.message, images(c.images)),
     permission_response: (c: CommandOf<"permission_response">) => ctx.session.answerPermission(c.requestId, c.approved),
-    clear_queue: () => ctx.session.clearQueues(),
+    clear_queue: () => ctx.session.queues.clear(),
     abort_retry: () => ctx.session.abortRetry(),
-    bash: (c: CommandOf<"bash">) => ctx.session.bash(c.command, c.excludeFromContext),
-    abort_bash: () => ctx.session.abortBash(),
+    bash: (c: CommandOf<"bash">) => ctx.session.userBash.run(c.command, c.excludeFromContext),
+    abort_bash: () => ctx.session.userBash.abort(),
   };
+}
+
+async function abortAndPrompt(ctx: HandlerContext, text: string, list: ImageContent[]): Promise<void> {
+  await ctx.session.abort();
+  ctx.session.prompt(text, list);
 }

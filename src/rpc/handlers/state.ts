@@ -5,14 +5,14 @@ import type { HandlerContext } from "./context.ts";
 export function stateHandlers(ctx: HandlerContext) {
   return {
     get_state: async () => {
-      const pending = ctx.session.pendingMessageCount;
+      const pending = ctx.session.queues.size;
       return {
         model: ctx.session.model ?? null,
         thinkingLevel: ctx.session.thinkingLevel,
         isStreaming: ctx.session.isStreaming,
         isCompacting: ctx.session.isCompacting,
-        steeringMode: ctx.session.steeringMode,
-        followUpMode: ctx.session.followUpMode,
+        steeringMode: ctx.session.queues.steeringMode,
+        followUpMode: ctx.session.queues.followUpMode,
         interruptMode: ctx.session.interruptMode,
         sessionFile: ctx.session.store.path,
         sessionId: ctx.session.store.sessionId,
@@ -34,19 +34,19 @@ export function stateHandlers(ctx: HandlerContext) {
     get_last_assistant_text: () => ({ text: ctx.session.lastAssistantText() }),
     get_commands: () => ({ commands: [] }),
     get_available_commands: () => ({ commands: [] }),
-    get_available_models: () => ({ models: ctx.session.models }),
-    set_model: (c: CommandOf<"set_model">) => ctx.session.setModel(c.provider, c.modelId),
-    cycle_model: () => ctx.session.cycleModel(),
+    get_available_models: () => ({ models: ctx.session.choice.all }),
+    set_model: (c: CommandOf<"set_model">) => ctx.session.choice.set(c.provider, c.modelId),
+    cycle_model: () => ctx.session.choice.cycle(),
     set_thinking_level: (c: CommandOf<"set_thinking_level">) => {
-      ctx.session.setThinkingLevel(c.level);
+      ctx.session.choice.setThinking(c.level);
     },
-    cycle_thinking_level: () => ctx.session.cycleThinkingLevel(),
-    get_available_thinking_levels: () => ({ levels: ctx.session.availableThinkingLevels() }),
+    cycle_thinking_level: () => ctx.session.choice.cycleThinking(),
+    get_available_thinking_levels: () => ({ levels: ctx.session.choice.thinkingLevels() }),
     set_steering_mode: (c: CommandOf<"set_steering_mode">) => {
-      ctx.session.steeringMode = c.mode;
+      ctx.session.queues.steeringMode = c.mode;
     },
     set_follow_up_mode: (c: CommandOf<"set_follow_up_mode">) => {
-      ctx.session.followUpMode = c.mode;
+      ctx.session.queues.followUpMode = c.mode;
     },
     set_interrupt_mode: (c: CommandOf<"set_interrupt_mode">) => {
       ctx.session.interruptMode = c.mode;
