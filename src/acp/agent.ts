@@ -8,7 +8,6 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "../agent/session.ts";
 import { CommandError } from "../agent/errors.ts";
-import { HOST_GONE } from "../host/pending.ts";
 import { versionInfo } from "../cli/version.ts";
 import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
@@ -68,7 +67,6 @@ export class AcpAgent {
   async shutdown(): Promise<void> {
     await Promise.all([...this.sessions.values()].map(async (s) => {
       s.cancel();
-      s.core.closePermissions(HOST_GONE);
       await s.core.abort();
     }));
   }
@@ -207,7 +205,8 @@ export class AcpAgent {
       sessionId: () => acp?.id ?? id ?? "",
       onTerminal: (terminalId) => acp?.showTerminal(terminalId),
     });
-    const core = new AgentSession({ ...this.base, cwd, clientServices: services });
+    // the core asks for permission through this ACP session, directly
+    const core = new AgentSession({ ...this.base, cwd, clientServices: services, host: { askPermission: (request, signal) => acp!.askPermission(request, signal) } });
     acp = new AcpSession(id ?? core.store.sessionId, core, this.conn());
     return acp;
   }

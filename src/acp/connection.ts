@@ -45,6 +45,11 @@ export class Connection {
     while (this.running.size > 0) await Promise.all(this.running);
   }
 
+  /** The input has closed: nothing nova asks can be answered any more. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Calls a client method; rejects with the client's error, or when the connection closes. */
   request<T>(method: string, params: unknown): Promise<T> {
     if (this.closed) return Promise.reject(new RpcError(INTERNAL_ERROR, `cannot call ${method}: the client closed the connection`));

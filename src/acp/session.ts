@@ -1,6 +1,6 @@
 /**
  * One ACP session over one core AgentSession: the prompt request that stays
- * open until the run settles, cancel, permission questions to the editor, and
+ * open until the run settles, cancel, the permission asker the core calls, and
  * the core's events translated into session/update notifications. Nothing
  * here decides what the agent does; it only translates.
  */
@@ -9,7 +9,8 @@ import type { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentMessage, AssistantMessage } from "../core/messages.ts";
 import { resolvePath } from "../tools/paths.ts";
-import type { ToolResult } from "../tools/types.ts";
+import type { PermissionAsker, ToolResult } from "../tools/types.ts";
+import { HOST_GONE, HostGone } from "../host/pending.ts";
 import type { Connection } from "./connection.ts";
 import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_REQUEST, RpcError } from "./errors.ts";
 import type { ContentBlock } from "./params.ts";
@@ -55,6 +56,7 @@ export class AcpSession {
   private tool: RunningTool | undefined;
   /** commands the user answered with allow_always / reject_always, for this session */
   private readonly remembered = new Map<string, boolean>();
+  private asks = 0;
 
   constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
     core.subscribe((event) => {
@@ -152,9 +154,6 @@ export class AcpSession {
         if (entries) this.update({ sessionUpdate: "plan", entries });
         return;
       }
-      case "permission_request":
-        void this.askPermission(event.requestId, event.toolName, event.command);
-        return;
       case "agent_settled":
         return this.settle();
     }
@@ -202,42 +201,43 @@ export class AcpSession {
     }
   }
 
-  private async askPermission(requestId: number, toolName: string, command: string): Promise<void> {
+  /**
+   * The core's permission asker for this session: session/request_permission
+   * straight to the editor. A cancel settles it as rejected at once (a late
+   * answer is still remembered when it says "always"); once the editor is
+   * gone, the question fails with HostGone.
+   */
+  readonly askPermission: PermissionAsker = async ({ toolName, command }, signal) => {
+    if (signal.aborted) return false;
     const key = `${toolName}\u0000${command}`;
     const remembered = this.remembered.get(key);
-    if (remembered !== undefined) return this.answer(requestId, remembered);
-    const toolCall = {
-      toolCallId: this.tool?.id ?? `permission-${requestId}`,
-      title: command,
-      kind: "execute",
-      status: "pending",
-      rawInput: { command },
-    };
-    let kind: string | undefined;
-    try {
-      const answer = await this.conn.request<{ outcome?: { outcome?: string; optionId?: string } }>("session/request_permission", {
-        sessionId: this.id,
-        toolCall,
-        options: PERMISSION_OPTIONS,
+    if (remembered !== undefined) return remembered;
+    const toolCall = { toolCallId: this.tool?.id ?? `permission-${++this.asks}`, title: command, kind: "execute", status: "pending", rawInput: { command } };
+    const asked = this.conn
+      .request<{ outcome?: { outcome?: string; optionId?: string } }>("session/request_permission", { sessionId: this.id, toolCall, options: PERMISSION_OPTIONS })
+      .then((answer) => {
+        const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
+        const kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
+        const approved = kind === "allow_once" || kind === "allow_always";
+        if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
+        return approved;
       });
-      const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
-      kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
-    } catch (error) {
-      process.stderr.write(`nova: acp: permission request for ${JSON.stringify(command)} failed: ${(error as Error).message}\n`);
-    }
-    const approved = kind === "allow_once" || kind === "allow_always";
-    if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
-    this.answer(requestId, approved);
-  }
-
-  /** A cancel may have settled the question already; then the late answer has nothing to do. */
-  private answer(requestId: number, approved: boolean): void {
+    let onAbort = () => {};
+    const cancelled = new Promise<boolean>((resolve) => {
+      onAbort = () => resolve(false);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
     try {
-      this.core.answerPermission(requestId, approved);
-    } catch {
-      // settled by the abort
+      return await Promise.race([asked, cancelled]);
+    } catch (error) {
+      if (this.conn.isClosed) throw new HostGone(HOST_GONE);
+      process.stderr.write(`nova: acp: permission request for ${JSON.stringify(command)} failed: ${(error as Error).message}\n`);
+      return false;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      asked.catch(() => {});
     }
-  }
+  };
 
   private settle(): void {
     // calls the model wrote but that never ran (the stream failed or was cancelled after them)

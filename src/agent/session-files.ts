@@ -21,8 +21,8 @@ export interface FilesOptions {
 
 /** What the operations change in the conversation that owns the file. */
 export interface FilesHost {
-  busy(): boolean;
-  clearQueues(): void;
+  readonly isStreaming: boolean;
+  readonly queues: { clear(): unknown };
   context: AgentMessage[];
   readonly choice: ModelChoice;
   /** the summary a handoff starts the next session from */
@@ -30,7 +30,7 @@ export interface FilesHost {
 }
 
 const idle = (host: FilesHost, what: string) => {
-  if (host.busy()) throw new CommandError(`Cannot ${what} while the agent is streaming; abort or wait for agent_end.`);
+  if (host.isStreaming) throw new CommandError(`Cannot ${what} while the agent is streaming; abort or wait for agent_end.`);
 };
 
 export class SessionFiles {
@@ -41,8 +41,8 @@ export class SessionFiles {
   }
 
   newSession(parentSession?: string): { cancelled: boolean } {
-    if (this.host.busy()) throw new CommandError("Cannot start a new session while the agent is streaming; abort first or pass background:true.");
-    this.host.clearQueues();
+    if (this.host.isStreaming) throw new CommandError("Cannot start a new session while the agent is streaming; abort first or pass background:true.");
+    this.host.queues.clear();
     this.replace(this.create(parentSession ?? this.parent()));
     this.host.context = [];
     return { cancelled: false };
@@ -57,7 +57,7 @@ export class SessionFiles {
     if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
     const { store, warnings } = await SessionStore.open(path);
     for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
-    this.host.clearQueues();
+    this.host.queues.clear();
     this.replace(store);
     const context = store.buildContext();
     this.host.context = context.messages;

@@ -6,15 +6,11 @@
  * end hands in capabilities (a UI, `ask`, how to ask for permission), never
  * its name.
  */
-import type { Config } from "../config/load.ts";
 import type { AgentMessage, ImageContent, UserMessage } from "../core/messages.ts";
 import type { ThinkingLevel } from "../core/enums.ts";
 import { TodoList, type TodoPhase } from "../core/todos.ts";
 import type { Model } from "../providers/types.ts";
-import { getProvider } from "../providers/registry.ts";
 import type { PermissionAsker, Tool } from "../tools/types.ts";
-import type { SubagentRunner } from "../host/services.ts";
-import type { Sandbox } from "../sandbox/index.ts";
 import { makeRedactor, type SessionStore } from "../session/index.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { Compactor } from "./compactor.ts";
@@ -22,40 +18,22 @@ import { MessageQueues, userMessage, type QueueMode } from "./queues.ts";
 import { PermissionRequests } from "./permission-requests.ts";
 import { askInMode, type PermissionMode } from "./permission-mode.ts";
 import { CommandError } from "./errors.ts";
-import { estimateContextTokens, estimateMessageTokens } from "./tokens.ts";
+import { contextTokens } from "./tokens.ts";
+import { modelCall } from "./model-call.ts";
 import { runLoop, type LoopSeam, type ModelCall } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
 import { ModelChoice } from "./model-choice.ts";
-import { Toolbox, type Capabilities, type ToolboxOptions } from "./toolbox.ts";
+import { Toolbox, type Capabilities } from "./toolbox.ts";
+import type { SessionOptions } from "./session-options.ts";
 import { UserBash } from "./user-bash.ts";
 import { SessionFiles } from "./session-files.ts";
+import { TodoReminders } from "./todo-reminders.ts";
 
-export type { QueueMode, Capabilities };
+export type { QueueMode, Capabilities, SessionOptions };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
-
-export interface SessionOptions extends ToolboxOptions {
-  config: Config;
-  cwd: string;
-  /** provider/id chosen on the command line */
-  model?: { provider: string; id: string };
-  thinking?: ThinkingLevel;
-  sessionDir?: string;
-  noSession: boolean;
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  /** runs child agents for the `task` tool; absent in a child at the nesting limit */
-  subagents?: (parent: AgentSession) => SubagentRunner | undefined;
-  /** nesting depth of a child agent (0 = the host's own conversation) */
-  depth?: number;
-  /** a child agent asks through its parent (already in the parent's permission mode) */
-  permissionAsker?: PermissionAsker;
-  /** --permission-mode; the config's permissions.mode otherwise */
-  permissionMode?: PermissionMode;
-  sandbox?: Sandbox;
-}
 
 type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
 
@@ -78,7 +56,7 @@ export class AgentSession {
   context: AgentMessage[] = [];
   /** rebuilt when login adds a secret */
   private redactor: { count: number; apply: (text: string) => string } | undefined;
-  private remindersLeft = 1;
+  private readonly reminders: TodoReminders;
   private run: Run | undefined;
   private retryWait: AbortController | undefined;
   private pendingContext: AgentMessage[] = [];
@@ -107,29 +85,9 @@ export class AgentSession {
     this.askByMode = askInMode(() => this.permissionMode, options.host?.askPermission ?? this.permissions.ask);
     this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
     this.userBash = new UserBash(options.cwd, (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)));
-    const self = this;
-    this.files = new SessionFiles(options, {
-      busy,
-      clearQueues: () => this.queues.clear(),
-      get context() {
-        return self.context;
-      },
-      set context(messages) {
-        self.context = messages;
-      },
-      choice: this.choice,
-      handoffSummary: (messages, instructions) => this.compactor.handoffSummary(messages, instructions),
-    });
-    this.compactor = new Compactor({
-      sink: this.sink,
-      get store() {
-        return self.store;
-      },
-      keepRecentTokens: config.compaction.keepRecentTokens,
-      buildRequest: () => this.buildRequest(),
-      contextTokens: () => this.contextTokens(),
-      reloadContext: () => this.files.reloadContext(),
-    });
+    this.files = new SessionFiles(options, this);
+    this.compactor = new Compactor(this);
+    this.reminders = new TodoReminders(this.todos, this.sink.emit);
     this.prompts = new PromptBuilder({ cwd: options.cwd, novaHome: config.novaHome, custom: options.systemPrompt, append: options.appendSystemPrompt });
   }
 
@@ -162,6 +120,19 @@ export class AgentSession {
   /** Built-in tools, then `task`, then the host's; re-read at every request. */
   get tools(): Tool[] {
     return this.toolbox.all;
+  }
+
+  get keepRecentTokens(): number {
+    return this.options.config.compaction.keepRecentTokens;
+  }
+
+  reloadContext(): void {
+    this.files.reloadContext();
+  }
+
+  /** The summary a handoff starts the next session from. */
+  handoffSummary(messages: AgentMessage[], customInstructions: string | undefined): Promise<string> {
+    return this.compactor.handoffSummary(messages, customInstructions);
   }
 
   get isCompacting(): boolean {
@@ -246,18 +217,8 @@ export class AgentSession {
     return null;
   }
 
-  /**
-   * Tokens the context holds. The provider's last usage is exact, but after a
-   * compaction the kept assistant messages still report the old, larger size,
-   * so until a new answer arrives everything is estimated.
-   */
   contextTokens(): number {
-    const first = this.context[0];
-    if (first?.role === "compactionSummary") {
-      const fresh = this.context.some((m) => m.role === "assistant" && m.timestamp > first.timestamp && m.stopReason !== "error" && m.stopReason !== "aborted");
-      if (!fresh) return this.context.reduce((n, m) => n + estimateMessageTokens(m), 0);
-    }
-    return estimateContextTokens(this.context);
+    return contextTokens(this.context);
   }
 
   contextUsage(): { tokens: number; contextWindow: number; percent: number } | null {
@@ -283,24 +244,10 @@ export class AgentSession {
 
   // ----- runs -----
 
-  async buildRequest(): Promise<ModelCall | string> {
-    const { model } = this;
-    if (!model) {
-      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
-    }
+  buildRequest(): Promise<ModelCall | string> {
     const { config } = this.options;
-    const tools = this.tools;
-    const request = {
-      model,
-      auth: config.providers.find((p) => p.name === model.provider)?.auth ?? {},
-      systemPrompt: await this.systemPrompt(),
-      messages: this.context,
-      tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      thinkingLevel: this.thinkingLevel,
-      idleTimeoutMs: config.stream.idleTimeoutMs,
-      maxLineBytes: config.stream.maxLineBytes,
-    };
-    return { provider: getProvider(model.api), tools, request };
+    const systemPrompt = () => this.systemPrompt();
+    return modelCall({ config, model: this.model, thinkingLevel: this.thinkingLevel, tools: this.tools, systemPrompt, messages: this.context });
   }
 
   private loopSeam(): LoopSeam {
@@ -315,10 +262,10 @@ export class AgentSession {
         steering: () => queues.takeSteering(),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
-        beforeStop: () => this.beforeStop(),
+        beforeStop: () => this.reminders.beforeStop(),
         beforeRequest: async (signal) => {
-          if (!this.autoCompaction || !this.model) return;
-          if (this.contextTokens() > this.model.contextWindow - options.config.compaction.reserveTokens) await this.compactor.auto("threshold", signal);
+          const limit = this.model && this.model.contextWindow - options.config.compaction.reserveTokens;
+          if (this.autoCompaction && limit !== undefined && this.contextTokens() > limit) await this.compactor.auto("threshold", signal);
         },
         onContextOverflow: async (signal) => this.autoCompaction && this.compactor.auto("overflow", signal),
         redact: (text) => this.redact(text),
@@ -329,19 +276,6 @@ export class AgentSession {
         },
       },
     };
-  }
-
-  /**
-   * When the model would stop with todos still open, it is reminded once per
-   * prompt; when every task is done, the list clears itself at the run's end.
-   */
-  private beforeStop(): UserMessage[] {
-    const open = this.todos.open();
-    if (open.length === 0 || this.remindersLeft <= 0) return [];
-    this.remindersLeft--;
-    this.sink.emit({ type: "todo_reminder", todos: open, phases: this.todos.get() });
-    const list = open.map((t) => `- ${t.content} (${t.status})`).join("\n");
-    return [userMessage(`Reminder: these todo items are still open:\n${list}\nContinue with them, or update the todo list if they are done or no longer needed.`, [])];
   }
 
   redact(text: string): string {
@@ -357,7 +291,7 @@ export class AgentSession {
   }
 
   private start(initial: UserMessage[]): void {
-    this.remindersLeft = 1;
+    this.reminders.arm();
     const controller = new AbortController();
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
@@ -375,11 +309,7 @@ export class AgentSession {
     if (run.controller.signal.aborted) this.queues.clear();
     const next = this.queues.hasSteering ? this.queues.takeSteering() : this.queues.takeFollowUp();
     if (next.length > 0) return this.start(next);
-    if (this.todos.finished()) {
-      const phases = this.todos.get();
-      this.todos.clear();
-      this.sink.emit({ type: "todo_auto_clear", phases });
-    }
+    this.reminders.settle();
     this.sink.emit({ type: "agent_settled" });
   }
 }

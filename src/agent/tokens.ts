@@ -83,3 +83,17 @@ function contentTokens(content: (TextContent | ImageContent)[]): number {
   }
   return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
+
+/**
+ * Tokens a conversation's context holds. The provider's last usage is exact,
+ * but after a compaction the kept assistant messages still report the old,
+ * larger size, so until a new answer arrives everything is estimated.
+ */
+export function contextTokens(context: AgentMessage[]): number {
+  const first = context[0];
+  if (first?.role === "compactionSummary") {
+    const fresh = context.some((m) => m.role === "assistant" && m.timestamp > first.timestamp && m.stopReason !== "error" && m.stopReason !== "aborted");
+    if (!fresh) return context.reduce((n, m) => n + estimateMessageTokens(m), 0);
+  }
+  return estimateContextTokens(context);
+}

@@ -1,0 +1,36 @@
+/** The next model call of a conversation: its provider, the request, and the tools the answer may call. */
+import type { Config } from "../config/load.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
+import type { AgentMessage } from "../core/messages.ts";
+import { getProvider } from "../providers/registry.ts";
+import type { Model } from "../providers/types.ts";
+import type { Tool } from "../tools/types.ts";
+import type { ModelCall } from "./loop.ts";
+
+export const NO_MODEL =
+  "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
+
+export interface CallInput {
+  config: Config;
+  model: Model | undefined;
+  thinkingLevel: ThinkingLevel;
+  tools: Tool[];
+  systemPrompt: () => Promise<string>;
+  messages: AgentMessage[];
+}
+
+/** The call, or why none can be made. */
+export async function modelCall({ config, model, thinkingLevel, tools, systemPrompt, messages }: CallInput): Promise<ModelCall | string> {
+  if (!model) return NO_MODEL;
+  const request = {
+    model,
+    auth: config.providers.find((p) => p.name === model.provider)?.auth ?? {},
+    systemPrompt: await systemPrompt(),
+    messages,
+    tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    thinkingLevel,
+    idleTimeoutMs: config.stream.idleTimeoutMs,
+    maxLineBytes: config.stream.maxLineBytes,
+  };
+  return { provider: getProvider(model.api), tools, request };
+}

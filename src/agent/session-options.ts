@@ -1,0 +1,30 @@
+/** What a conversation is made from: the config and command line, and what the front end offers. */
+import type { Config } from "../config/load.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
+import type { SubagentRunner } from "../host/services.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import type { PermissionAsker } from "../tools/types.ts";
+import type { PermissionMode } from "./permission-mode.ts";
+import type { AgentSession } from "./session.ts";
+import type { ToolboxOptions } from "./toolbox.ts";
+
+export interface SessionOptions extends ToolboxOptions {
+  config: Config;
+  cwd: string;
+  /** provider/id chosen on the command line */
+  model?: { provider: string; id: string };
+  thinking?: ThinkingLevel;
+  sessionDir?: string;
+  noSession: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** runs child agents for the `task` tool; absent in a child at the nesting limit */
+  subagents?: (parent: AgentSession) => SubagentRunner | undefined;
+  /** nesting depth of a child agent (0 = the host's own conversation) */
+  depth?: number;
+  /** a child agent asks through its parent (already in the parent's permission mode) */
+  permissionAsker?: PermissionAsker;
+  /** --permission-mode; the config's permissions.mode otherwise */
+  permissionMode?: PermissionMode;
+  sandbox?: Sandbox;
+}
