@@ -5,6 +5,7 @@
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
+import type { FileChange } from "../checkpoints/index.ts";
 
 export type AssistantMessageEvent =
   | { type: "start" }
@@ -43,6 +44,7 @@ export type AgentEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
   | { type: "auto_compaction_end"; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
+  | { type: "checkpoint_created"; entryId: string; files: FileChange[] }
   | { type: "todo_reminder"; todos: TodoTask[]; phases: TodoPhase[] }
   | { type: "todo_auto_clear"; phases: TodoPhase[] }
   | { type: "compaction_end"; reason: "manual" | "threshold" | "overflow"; before: number; after: number; result?: CompactionResult; aborted: boolean; errorMessage?: string };

@@ -40,6 +40,10 @@ export interface LoopHost {
   retryWaitSignal(turn: AbortSignal): AbortSignal;
   /** messages that keep the run going when it would stop (todo reminders) */
   beforeStop?(): UserMessage[];
+  /** called before a tool runs (checkpoints record the files before the first one that may change them) */
+  beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
+  /** called after a message's tool batch, before turn_end (checkpoints record what the batch changed) */
+  afterTools?(message: AssistantMessage, turnIndex: number): Promise<void>;
   /** called before each model request; may compact the context */
   beforeRequest?(signal: AbortSignal): Promise<void>;
   /** called when a request failed because the context is too long; true = compacted, retry once */
@@ -59,6 +63,7 @@ export async function runLoop(host: LoopHost, initial: UserMessage[], signal: Ab
       const { message, badArgs } = await requestAssistant(host, signal);
       const failed = message.stopReason === "error" || message.stopReason === "aborted";
       const toolResults = failed ? [] : await runToolCalls(host, message, badArgs, signal);
+      if (toolResults.length > 0) await host.afterTools?.(message, turnIndex);
       sink.emit({ type: "turn_end", turnIndex, message, toolResults });
       turnIndex++;
       if (failed || signal.aborted) break;

@@ -5,7 +5,7 @@
  * happens is reported through one sink.
  */
 import type { Config } from "../config/load.ts";
-import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
@@ -29,6 +29,7 @@ import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { runLoop, type LoopHost } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
+import { SessionCheckpoints } from "./checkpointing.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import type { RetrySettings } from "./retry.ts";
 import { blockText } from "../core/text.ts";
@@ -103,6 +104,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
   private readonly compactor = new Compactor(this);
+  readonly checkpoints = new SessionCheckpoints(this);
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -627,6 +629,14 @@ export class AgentSession implements LoopHost, CompactorHost {
   async compact(customInstructions?: string): Promise<CompactionResult> {
     if (this.run) throw new CommandError("Cannot compact while the agent is streaming; abort or wait for agent_end.");
     return this.compactor.compact("manual", customInstructions, new AbortController().signal);
+  }
+
+  beforeTool(tool: Tool, args: Record<string, unknown>): Promise<void> {
+    return this.checkpoints.beforeTool(tool, args);
+  }
+
+  afterTools(message: AssistantMessage): Promise<void> {
+    return this.checkpoints.afterTools(message);
   }
 
   async beforeRequest(signal: AbortSignal): Promise<void> {

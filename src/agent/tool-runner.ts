@@ -55,6 +55,11 @@ async function execute(host: LoopHost, call: ToolCall, signal: AbortSignal): Pro
   const onUpdate = (partialResult: ToolResult) =>
     host.sink.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
   try {
+    await host.beforeTool?.(tool, call.arguments);
+  } catch (error) {
+    process.stderr.write(`nova: before ${call.name}: ${(error as Error)?.message ?? String(error)}\n`);
+  }
+  try {
     const result = await tool.execute(call.arguments, host.toolContext(signal, onUpdate, call.id));
     return signal.aborted && !result.isError ? { ...result, isError: false } : result;
   } catch (error) {

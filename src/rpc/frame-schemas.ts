@@ -104,6 +104,10 @@ export function frameSchemas(): Record<string, z.ZodType> {
       aborted: z.boolean(),
       errorMessage: z.string().optional(),
     }),
+    checkpoint_created: event("checkpoint_created", {
+      entryId: z.string(),
+      files: z.array(z.object({ path: z.string(), change: z.enum(["added", "modified", "deleted", "renamed"]), from: z.string().optional() })),
+    }),
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),
     todo_auto_clear: event("todo_auto_clear", { phases: z.array(todoPhase) }),
     host_tool_call: event("host_tool_call", { id: z.string(), toolCallId: z.string(), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
