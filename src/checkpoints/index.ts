@@ -419,21 +419,13 @@ export class Checkpoints {
 
   /** A path's content now, stored so it can be put back. */
   private keep(path: string): Content | null {
-    const abs = join(this.opts.cwd, path);
-    let s;
-    try {
-      s = lstatSync(abs);
-    } catch {
-      return null;
-    }
-    if (!s.isFile() && !s.isSymbolicLink()) return null;
-    const stat: Stat = { kind: s.isSymbolicLink() ? "link" : "file", size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode & 0o777 };
-    return this.read(path, stat) ?? null;
+    return this.contentOf(path, true);
   }
 
   // ----- restore -----
 
-  private contentOf(path: string): Content | null {
+  /** A path's content now: hashed to compare, or (`store`) kept in the object store too. */
+  private contentOf(path: string, store = false): Content | null {
     const abs = join(this.opts.cwd, path);
     let s;
     try {
@@ -445,7 +437,7 @@ export class Checkpoints {
     if (!s.isFile()) return null;
     if (s.size > this.opts.settings.maxFileBytes) return { kind: "big", size: s.size };
     const bytes = readFileSync(abs);
-    return { kind: "file", hash: ObjectStore.hash(bytes), mode: s.mode & 0o777, size: bytes.length };
+    return { kind: "file", hash: store ? this.objects.put(bytes) : ObjectStore.hash(bytes), mode: s.mode & 0o777, size: bytes.length };
   }
 
   private put(path: string, content: Content | null): void {
