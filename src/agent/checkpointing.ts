@@ -22,7 +22,7 @@ const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 export interface CheckpointingHost {
   readonly cwd: string;
   subscribe(listener: (event: AgentEvent) => void): () => void;
-  findTool(name: string): Tool | undefined;
+  readonly tools: readonly Tool[];
   readonly options: { readonly config: Config; readonly depth?: number };
   readonly store: SessionStore;
   readonly sink: EventSink;
@@ -37,7 +37,7 @@ export class SessionCheckpoints {
     host.subscribe((event) => {
       if (event.type !== "message_update" || event.assistantMessageEvent.type !== "toolcall_start") return;
       const name = event.assistantMessageEvent.toolName;
-      if (TARGETED.has(name) || this.host.findTool(name)?.mutating === false) return;
+      if (TARGETED.has(name) || this.host.tools.find((t) => t.name === name)?.mutating === false) return;
       void this.checkpoints().then((c) => c?.prefetch());
     });
   }
