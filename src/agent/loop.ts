@@ -70,7 +70,7 @@ export async function runLoop(host: LoopHost, initial: UserMessage[], signal: Ab
   } catch (error) {
     process.stderr.write(`nova: agent loop failed: ${(error as Error)?.stack ?? String(error)}\n`);
   } finally {
-    sink.emit({ type: "agent_end", messages: host.messages() });
+    sink.emit({ type: "agent_end", messages: host.messages(), willRetry: false });
   }
 }
 

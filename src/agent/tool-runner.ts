@@ -21,6 +21,7 @@ export async function runToolCalls(
     const args = badArgs.get(call.id) ?? call.arguments;
     host.sink.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
     let result: ToolResult;
+    let durationMs: number | undefined;
     if (signal.aborted) result = errorResult("Tool call was not run: the turn was aborted.");
     else if (skipReason) result = errorResult(skipReason);
     else if (assistant.stopReason === "length") {
@@ -28,9 +29,13 @@ export async function runToolCalls(
       result = errorResult("Tool call was not run: the response hit the output token limit, so its arguments may be incomplete.");
     } else if (badArgs.has(call.id)) {
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
-    } else result = await execute(host, call, signal);
+    } else {
+      const started = performance.now();
+      result = await execute(host, call, signal);
+      durationMs = Math.round(performance.now() - started);
+    }
     const isError = result.isError === true;
-    host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
+    host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) });
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,

@@ -137,6 +137,7 @@ function build(
         provider: name,
         baseUrl: p.baseUrl.replace(/\/+$/, ""),
         reasoning: m.reasoning,
+        ...(m.thinkingLevels ? { thinkingLevels: m.thinkingLevels } : {}),
         input: m.input,
         contextWindow: m.contextWindow,
         maxTokens: m.maxTokens,

@@ -6,7 +6,7 @@ import { openaiChat } from "./openai-chat.ts";
 import { openaiResponses } from "./openai-responses.ts";
 import type { ApiName, Provider } from "./types.ts";
 
-export { clampThinking } from "./thinking.ts";
+export { clampThinking, supportedThinkingLevels } from "./thinking.ts";
 
 const PROVIDERS: Record<ApiName, Provider> = {
   "openai-chat": openaiChat,

@@ -43,7 +43,7 @@ describe("SessionStore", () => {
     const [header, ...entries] = fileLines(path);
     expect(header).toEqual({
       type: "session",
-      version: 1,
+      version: 3,
       id: store.sessionId,
       timestamp: expect.any(String),
       cwd: "/work/app",
