@@ -5,7 +5,8 @@ import { statSync } from "node:fs";
 import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
-import { claimStdout } from "./rpc/writer.ts";
+import { claimStdout } from "./wire/writer.ts";
+import { parseModelRef } from "./core/model-ref.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: Args;
@@ -19,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.action === "version") return print(versionLine() + "\n");
   if (args.action === "help") return print(helpText);
   if (args.action === "print-schema") {
-    const { printSchema } = await import("./cli/schema.ts");
+    const { printSchema } = await import("./rpc/print-schema.ts");
     return print(printSchema());
   }
 
@@ -67,9 +68,7 @@ async function main(argv: string[]): Promise<number> {
 function modelChoice(args: Args): { provider: string; id: string } | undefined {
   if (!args.model) return undefined;
   if (args.provider) return { provider: args.provider, id: args.model };
-  const slash = args.model.indexOf("/");
-  if (slash <= 0) return { provider: "", id: args.model };
-  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+  return parseModelRef(args.model);
 }
 
 function isDirectory(path: string): boolean {

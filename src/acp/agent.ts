@@ -27,6 +27,7 @@ import {
   setModelParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
+import { parseModelRef } from "../core/model-ref.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -185,9 +186,9 @@ export class AcpAgent {
 
   /** `provider/id`, as the model config option lists it. */
   private setModel(session: AcpSession, modelId: string): void {
-    const slash = modelId.indexOf("/");
+    const { provider, id } = parseModelRef(modelId);
     try {
-      session.core.setModel(modelId.slice(0, Math.max(slash, 0)), modelId.slice(slash + 1));
+      session.core.setModel(provider, id);
     } catch (error) {
       if (error instanceof CommandError) throw new RpcError(INVALID_PARAMS, `Invalid params: modelId ${JSON.stringify(modelId)}: ${error.message}`);
       throw error;

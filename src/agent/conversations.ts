@@ -7,6 +7,7 @@
 import { AgentSession, type SessionOptions } from "./session.ts";
 import { CommandError } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
+import { blockText } from "../core/text.ts";
 
 export interface BackgroundInfo {
   sessionId: string;
@@ -164,6 +165,6 @@ export class Conversations {
 function firstUserText(session: AgentSession): string {
   const first = session.messages().find((m) => m.role === "user");
   if (!first || first.role !== "user") return "";
-  const text = typeof first.content === "string" ? first.content : first.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join(" ");
+  const text = blockText(first.content, " ");
   return text.slice(0, 80);
 }

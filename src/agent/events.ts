@@ -2,10 +2,10 @@
  * What the agent reports, in Pi's event shapes. The agent emits these to one
  * sink; the rpc and acp layers translate them into their own frames.
  */
-import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage } from "./messages.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { TodoPhase, TodoTask } from "./todos.ts";
+import type { TodoPhase, TodoTask } from "../core/todos.ts";
 
 export type AssistantMessageEvent =
   | { type: "start" }

@@ -4,7 +4,7 @@
  * it never knows about JSON lines. Every agent_start is paired with exactly
  * one agent_end, whatever fails in between.
  */
-import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.ts";
+import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
 import type { EventSink } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";

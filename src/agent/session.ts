@@ -5,16 +5,17 @@
  * happens is reported through one sink.
  */
 import type { Config } from "../config/load.ts";
-import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "./messages.ts";
+import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
-import type { Model, Provider, ProviderRequest, ThinkingLevel } from "../providers/types.ts";
+import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
+import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
 import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider, supportedThinkingLevels } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { askTool } from "../tools/ask.ts";
 import { todoTool } from "../tools/todo.ts";
-import { TodoList, type TodoPhase } from "./todos.ts";
+import { TodoList, type TodoPhase } from "../core/todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
 import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
@@ -26,10 +27,11 @@ import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { runLoop, type LoopHost } from "./loop.ts";
-import { thinkingLevels } from "../rpc/commands.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import type { RetrySettings } from "./retry.ts";
+import { blockText } from "../core/text.ts";
+import { parseModelRef } from "../core/model-ref.ts";
 
 export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
@@ -321,8 +323,8 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (model) return this.findModel(model.provider, model.id);
     const preferred = this.options.config.defaultModel;
     if (preferred) {
-      const slash = preferred.indexOf("/");
-      const found = this.findModel(preferred.slice(0, slash), preferred.slice(slash + 1));
+      const { provider, id } = parseModelRef(preferred);
+      const found = this.findModel(provider, id);
       if (found) return found;
     }
     return this.models[0];
@@ -345,7 +347,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     for (let i = this.context.length - 1; i >= 0; i--) {
       const m = this.context[i];
       if (m.role !== "assistant") continue;
-      const text = m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const text = blockText(m.content);
       if (text.trim()) return text;
     }
     return null;

@@ -4,7 +4,7 @@
  * it checks for steering: in interrupt mode `immediate`, a queued steer skips
  * the rest of the batch (each skipped call still gets a result the model sees).
  */
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "./messages.ts";
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { LoopHost } from "./loop.ts";
 import { ToolError, type ToolResult } from "../tools/types.ts";
 

@@ -2,8 +2,7 @@
  * The fixed command line of PROTOCOL.md §8. Hand-parsed: the surface is small
  * and every mistake must name the flag and exit 2 before anything starts.
  */
-import { thinkingLevels } from "../rpc/commands.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp";
 

@@ -4,8 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+import { apiNames, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -19,7 +18,7 @@ const modelSchema = z.object({
   input: z._default(z.array(z.enum(["text", "image"])), ["text"]),
   reasoning: z._default(z.boolean(), false),
   /** the thinking levels the model takes; without it, off through high (xhigh and max must be declared) */
-  thinkingLevels: z.optional(z.array(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]))),
+  thinkingLevels: z.optional(z.array(z.enum(thinkingLevels))),
   cost: z.optional(z.object({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });
 
@@ -36,7 +35,7 @@ const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
-  defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
+  defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
   permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
   compaction: z._default(

@@ -3,9 +3,9 @@
  * (Anthropic, Gemini) or an effort word (OpenAI). A model without reasoning
  * always runs with thinking off.
  */
-import type { Model, ThinkingLevel } from "./types.ts";
+import { thinkingLevels as LEVELS, type ThinkingLevel } from "../core/enums.ts";
+import type { Model } from "./types.ts";
 
-const LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const STANDARD: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 
 /**

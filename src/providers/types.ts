@@ -4,11 +4,8 @@
  * streams the body through our SSE/NDJSON parser, and yields `ProviderEvent`s.
  * Providers never see queues, sessions or RPC frames.
  */
-import type { AgentMessage, StopReason, Usage } from "../agent/messages.ts";
-
-export type ApiName = "openai-chat" | "openai-responses" | "anthropic" | "ollama" | "google";
-
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+import type { ApiName, ThinkingLevel } from "../core/enums.ts";
+import type { AgentMessage, StopReason, Usage } from "../core/messages.ts";
 
 export interface ModelCost {
   /** $ per million tokens */

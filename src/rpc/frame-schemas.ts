@@ -4,6 +4,7 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
+import { thinkingLevels, todoStatuses } from "../core/enums.ts";
 
 export function frameSchemas(): Record<string, z.ZodType> {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
@@ -82,7 +83,7 @@ export function frameSchemas(): Record<string, z.ZodType> {
     details: z.unknown().optional(),
   });
   const compactionReason = z.enum(["manual", "threshold", "overflow"]);
-  const todoTask = z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "abandoned"]) });
+  const todoTask = z.object({ content: z.string(), status: z.enum(todoStatuses) });
   const todoPhase = z.object({ name: z.string(), tasks: z.array(todoTask) });
   const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
   const args = z.union([z.record(z.string(), z.unknown()), z.string()]);
@@ -124,7 +125,7 @@ export function frameSchemas(): Record<string, z.ZodType> {
       willRetry: z.boolean(),
       errorMessage: z.string().optional(),
     }),
-    thinking_level_changed: event("thinking_level_changed", { level: z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]) }),
+    thinking_level_changed: event("thinking_level_changed", { level: z.enum(thinkingLevels) }),
     session_info_changed: event("session_info_changed", { name: z.string().optional() }),
     bash_execution_update: event("bash_execution_update", { id: z.string().optional(), delta: z.string() }),
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),

@@ -5,10 +5,10 @@
  * get no response at all; once stdin closes, everything pending fails.
  */
 import { PendingRequests } from "../host/pending.ts";
-import type { HostToolCaller } from "../host/host-tools.ts";
+import type { HostToolCaller } from "../tools/host-tools.ts";
 import type { DialogOptions, HostUi, HostUris, UriReadResult } from "../host/services.ts";
 import type { ReplyOf } from "./commands.ts";
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { ToolError } from "../tools/types.ts";
 
 type Send = (frame: object) => void;

@@ -13,7 +13,7 @@ import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
-import type { FrameWriter } from "./writer.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 
 export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
   const snapshots = options.messageSnapshots;

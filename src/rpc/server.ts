@@ -3,9 +3,10 @@
  * handler → response. Every failure becomes one `success:false` response
  * (echoing the id when the record had a string one) and reading goes on.
  */
-import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "./lf-scanner.ts";
-import { commandSchema, concurrentCommands, describeIssue, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
-import type { FrameWriter } from "./writer.ts";
+import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../wire/lf-scanner.ts";
+import { describeIssue } from "../core/describe-issue.ts";
+import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 
 export type Handler = (command: any) => unknown;
 export type ReplyHandler = (reply: any) => void;

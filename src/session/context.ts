@@ -8,8 +8,8 @@
  * context, and Pi's system messages stay in the file but out of the context
  * (nova sends its own system prompt).
  */
-import type { AgentMessage, SystemMessage } from "../agent/messages.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { AgentMessage, SystemMessage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "./entries.ts";
 
 export interface SessionContext {

@@ -5,8 +5,8 @@
  * so the file holds a tree. nova's own version-1 files have the same tree
  * shape and are read unchanged.
  */
-import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from "../agent/messages.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 
 export const SESSION_VERSION = 3;
 

@@ -1,7 +1,7 @@
 /** Host tools, host URI schemes, todos, sub-agents, login, and the host's replies to nova's requests. */
 import type { CommandOf, ReplyOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
-import { hostTool } from "../../host/host-tools.ts";
+import { hostTool } from "../../tools/host-tools.ts";
 import { login, loginProviders } from "../../agent/login.ts";
 import { CommandError } from "../../agent/errors.ts";
 import { todoWidgetLines } from "../ui-signals.ts";
