@@ -35,7 +35,6 @@ export async function runToolCalls(
       durationMs = Math.round(performance.now() - started);
     }
     const isError = result.isError === true;
-    host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) });
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -45,7 +44,8 @@ export async function runToolCalls(
       isError,
       timestamp: Date.now(),
     };
-    host.addMessage(message);
+    // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
+    host.addMessage(message, false, () => host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) }));
     results.push(message);
     if (!skipReason && host.interruptMode === "immediate" && host.hasSteering()) {
       skipReason = "Skipped due to queued user message.";

@@ -80,9 +80,9 @@ test("get_session_stats reports contextUsage; message_update carries the usage s
   const frames = await promptAndSettle(s.nova, "hi");
   const updates = frames.filter((f) => f.type === "message_update");
   expect(updates.length).toBeGreaterThan(0);
-  expect(updates.at(-1).usage).toMatchObject({ input: expect.any(Number), output: expect.any(Number), totalTokens: expect.any(Number) });
-  expect(updates[0].message).toEqual({ role: "assistant", provider: "test", model: "m1" });
-  expect(frames.find((f) => f.type === "agent_end").willRetry).toBe(false);
+  expect(updates.at(-1)!.usage).toMatchObject({ input: expect.any(Number), output: expect.any(Number), totalTokens: expect.any(Number) });
+  expect(updates[0]!.message).toEqual({ role: "assistant", provider: "test", model: "m1" });
+  expect(frames.find((f) => f.type === "agent_end")!.willRetry).toBe(false);
   const stats = (await s.nova.request({ type: "get_session_stats" })).data;
   expect(stats.contextUsage).toEqual({ tokens: expect.any(Number), contextWindow: 100000, percent: expect.any(Number) });
   expect(stats.contextUsage.tokens).toBeGreaterThan(0);
