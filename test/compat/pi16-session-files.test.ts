@@ -108,7 +108,7 @@ test("Pi 1.6.0 opens a nova file with a branch and a compaction without rewritin
   expect(texts).not.toContain("two");
   expect(texts).not.toContain("one");
   expect(texts.at(-1)).toBe("next");
-});
+}, 60_000);
 
 test("nova opens a Pi 1.6.0 file (system messages, custom_message, context_edit, excluded bash) and sends the model what Pi sends", async () => {
   server = await startProviderServer();
@@ -142,4 +142,4 @@ test("nova opens a Pi 1.6.0 file (system messages, custom_message, context_edit,
   expect(seen[0]).toEqual({ role: "user", text: "first question, as edited" });
   // nova sends one system prompt, its own
   expect(novaBody.messages.filter((m: any) => m.role === "system")).toHaveLength(1);
-});
+}, 60_000);
