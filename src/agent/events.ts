@@ -60,9 +60,13 @@ export type AgentEvent =
   /** output of the host's own `bash` command as it arrives; id is the command's */
   | { type: "bash_execution_update"; id?: string; delta: string };
 
-/** Where the agent's events go. `ready` lets a slow consumer hold the stream back. */
+/**
+ * Where the agent's events go. The return value carries backpressure: a
+ * promise only while the consumer is full (the stream relay waits for it),
+ * undefined otherwise, so the hot path awaits nothing per delta.
+ */
+export type Emit = (event: AgentEvent) => Promise<void> | undefined;
+
 export interface EventSink {
-  emit(event: AgentEvent): void;
-  /** resolves when the consumer can take more; undefined when it already can */
-  ready(): Promise<void> | undefined;
+  emit: Emit;
 }
