@@ -7,7 +7,8 @@ import type { Config } from "../config/load.ts";
 import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
 import { parseModelRef } from "../core/model-ref.ts";
 import type { Model } from "../providers/types.ts";
-import { clampThinking } from "../providers/registry.ts";
+import { clampThinking, supportedThinkingLevels } from "../providers/registry.ts";
+import type { Emit } from "./events.ts";
 import type { EntryInput } from "../session/index.ts";
 import { CommandError } from "./errors.ts";
 
@@ -20,8 +21,7 @@ export class ModelChoice {
   constructor(
     private readonly config: Config,
     choice: { model?: { provider: string; id: string }; thinking?: ThinkingLevel },
-    private readonly record: (entry: EntryInput) => void,
-    private readonly busy: () => boolean,
+    private readonly owner: { record(entry: EntryInput): void; emit: Emit; busy(): boolean },
   ) {
     this.model = this.initial(choice.model);
     this.thinkingLevel = this.clamp(choice.thinking ?? config.defaultThinkingLevel ?? "medium");
@@ -37,7 +37,7 @@ export class ModelChoice {
   }
 
   set(provider: string, id: string): Model {
-    if (this.busy()) throw new CommandError(BUSY);
+    if (this.owner.busy()) throw new CommandError(BUSY);
     const model = this.find(provider, id);
     if (!model) throw new CommandError(`Model not found: ${provider}/${id}`);
     this.apply(model);
@@ -45,7 +45,7 @@ export class ModelChoice {
   }
 
   cycle(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
-    if (this.busy()) throw new CommandError(BUSY);
+    if (this.owner.busy()) throw new CommandError(BUSY);
     const all = this.all;
     if ((all.length < 2 && this.model) || all.length === 0) return null;
     const index = this.model ? all.indexOf(this.model) : -1;
@@ -57,13 +57,15 @@ export class ModelChoice {
     const clamped = this.clamp(level);
     if (clamped !== this.thinkingLevel) {
       this.thinkingLevel = clamped;
-      this.record({ type: "thinking_level_change", thinkingLevel: clamped });
+      this.owner.record({ type: "thinking_level_change", thinkingLevel: clamped });
+      this.owner.emit({ type: "thinking_level_changed", level: clamped });
     }
     return clamped;
   }
 
+  /** Every level without a model; otherwise what the model supports (xhigh and max only where declared). */
   thinkingLevels(): ThinkingLevel[] {
-    return this.model?.reasoning ? [...thinkingLevels] : ["off"];
+    return this.model ? supportedThinkingLevels(this.model) : [...thinkingLevels];
   }
 
   cycleThinking(): { level: ThinkingLevel } | null {
@@ -81,8 +83,12 @@ export class ModelChoice {
 
   private apply(model: Model): void {
     this.model = model;
-    this.thinkingLevel = this.clamp(this.thinkingLevel);
-    this.record({ type: "model_change", provider: model.provider, modelId: model.id });
+    const level = this.clamp(this.thinkingLevel);
+    this.owner.record({ type: "model_change", provider: model.provider, modelId: model.id });
+    if (level !== this.thinkingLevel) {
+      this.thinkingLevel = level;
+      this.owner.emit({ type: "thinking_level_changed", level });
+    }
   }
 
   private clamp(level: ThinkingLevel): ThinkingLevel {

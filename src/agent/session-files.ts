@@ -25,6 +25,7 @@ export interface FilesHost {
   readonly queues: { clear(): unknown };
   context: AgentMessage[];
   readonly choice: ModelChoice;
+  contextUsage(): object | null;
   /** the summary a handoff starts the next session from */
   handoffSummary(messages: AgentMessage[], customInstructions: string | undefined): Promise<string>;
 }
@@ -107,7 +108,8 @@ export class SessionFiles {
   }
 
   sessionStats() {
-    return sessionStats(this.host.context, { path: this.store.path, sessionId: this.store.sessionId });
+    const contextUsage = this.host.contextUsage();
+    return { ...sessionStats(this.host.context, { path: this.store.path, sessionId: this.store.sessionId }), ...(contextUsage ? { contextUsage } : {}) };
   }
 
   async exportHtml(outputPath?: string): Promise<{ path: string }> {

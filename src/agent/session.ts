@@ -22,6 +22,7 @@ import { contextTokens } from "./tokens.ts";
 import { modelCall } from "./model-call.ts";
 import { runLoop, type LoopSeam, type ModelCall } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
+import { SessionCheckpoints } from "./checkpointing.ts";
 import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
 import { ModelChoice } from "./model-choice.ts";
@@ -34,6 +35,8 @@ import { TodoReminders } from "./todo-reminders.ts";
 export type { QueueMode, Capabilities, SessionOptions };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
+/** What became of a prompt, steer or follow-up (Pi's PromptDisposition): a run started, or the message waits in a queue. */
+export type Disposition = "started" | "queued";
 
 type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
 
@@ -74,19 +77,21 @@ export class AgentSession {
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
   private readonly askByMode: PermissionAsker;
   private readonly compactor: Compactor;
+  readonly checkpoints: SessionCheckpoints;
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
     const busy = () => this.run !== undefined;
-    this.choice = new ModelChoice(config, options, (entry) => this.store.append(entry), busy);
+    this.choice = new ModelChoice(config, options, { record: (entry) => this.store.append(entry), emit: this.sink.emit, busy });
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
     this.permissionMode = options.permissionMode ?? config.permissionMode;
     this.askByMode = askInMode(() => this.permissionMode, options.host?.askPermission ?? this.permissions.ask);
     this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
-    this.userBash = new UserBash(options.cwd, (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)));
+    this.userBash = new UserBash(options.cwd, this.sink.emit, (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)));
     this.files = new SessionFiles(options, this);
     this.compactor = new Compactor(this);
+    this.checkpoints = new SessionCheckpoints(this);
     this.reminders = new TodoReminders(this.todos, this.sink.emit);
     this.prompts = new PromptBuilder({ cwd: options.cwd, novaHome: config.novaHome, custom: options.systemPrompt, append: options.appendSystemPrompt });
   }
@@ -155,17 +160,17 @@ export class AgentSession {
   // ----- prompting -----
 
   /** Starts a run, or queues the message when one is running (which then needs a behaviour). */
-  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): void {
-    const message = userMessage(text, images);
-    if (!this.run) return this.start([message]);
-    if (!behavior) throw new CommandError('Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.');
-    this.queues.push(behavior, message);
+  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): Disposition {
+    if (this.run && !behavior) throw new CommandError('Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.');
+    return this.enqueue(behavior ?? "followUp", text, images);
   }
 
   /** steer / follow_up: queued while a run streams, a run of their own otherwise. */
-  enqueue(kind: StreamingBehavior, text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push(kind, userMessage(text, images));
+  enqueue(kind: StreamingBehavior, text: string, images: ImageContent[]): Disposition {
+    const message = userMessage(text, images);
+    if (this.run) return (this.queues.push(kind, message), "queued");
+    this.start([message]);
+    return "started";
   }
 
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
@@ -206,6 +211,7 @@ export class AgentSession {
     const trimmed = name.trim();
     if (!trimmed) throw new CommandError("Session name cannot be empty");
     this.store.append({ type: "session_info", name: trimmed });
+    this.sink.emit({ type: "session_info_changed", name: trimmed });
   }
 
   lastAssistantText(): string | null {
@@ -263,6 +269,8 @@ export class AgentSession {
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
         beforeStop: () => this.reminders.beforeStop(),
+        beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
+        afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: async (signal) => {
           const limit = this.model && this.model.contextWindow - options.config.compaction.reserveTokens;
           if (this.autoCompaction && limit !== undefined && this.contextTokens() > limit) await this.compactor.auto("threshold", signal);
@@ -310,6 +318,6 @@ export class AgentSession {
     const next = this.queues.hasSteering ? this.queues.takeSteering() : this.queues.takeFollowUp();
     if (next.length > 0) return this.start(next);
     this.reminders.settle();
-    this.sink.emit({ type: "agent_settled" });
+    this.sink.emit({ type: "agent_settled", aborted: run.controller.signal.aborted });
   }
 }

@@ -6,18 +6,25 @@
 import type { BashExecutionMessage } from "../core/messages.ts";
 import { runShell } from "../tools/bash.ts";
 import { CommandError } from "./errors.ts";
+import type { Emit } from "./events.ts";
 
 export class UserBash {
   private running: AbortController | undefined;
 
-  constructor(private readonly cwd: string, private readonly deliver: (message: BashExecutionMessage) => void) {}
+  constructor(private readonly cwd: string, private readonly emit: Emit, private readonly deliver: (message: BashExecutionMessage) => void) {}
 
-  async run(command: string, excludeFromContext = false) {
+  /** The output streams as bash_execution_update (tagged with the command's `id`); an excluded result is kept in the file (as Pi does) but never reaches the model. */
+  async run(command: string, excludeFromContext = false, id?: string) {
     if (this.running) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
     const controller = new AbortController();
     this.running = controller;
+    const decoder = new TextDecoder();
+    const onChunk = (chunk: Uint8Array) => {
+      const delta = decoder.decode(chunk, { stream: true });
+      if (delta) this.emit({ type: "bash_execution_update", ...(id === undefined ? {} : { id }), delta });
+    };
     try {
-      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false });
+      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false, onChunk });
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
@@ -28,7 +35,8 @@ export class UserBash {
         fullOutputPath: result.fullOutputPath,
         timestamp: Date.now(),
       };
-      if (!excludeFromContext) this.deliver(message);
+      if (excludeFromContext) message.excludeFromContext = true;
+      this.deliver(message);
       const { output, exitCode, cancelled, truncated, fullOutputPath } = message;
       return { output, exitCode, cancelled, truncated, fullOutputPath };
     } finally {
