@@ -17,6 +17,8 @@ import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
+import type * as acp from "@agentclientprotocol/sdk";
+import { clientRequests } from "./client-requests.ts";
 import { sumUsage } from "../core/usage.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
@@ -204,7 +206,7 @@ export class AcpSession {
     const key = `${toolName}\u0000${command}`;
     const remembered = this.remembered.get(key);
     if (remembered !== undefined) return this.answer(requestId, remembered);
-    const toolCall = {
+    const toolCall: acp.ToolCallUpdate = {
       toolCallId: this.tool?.id ?? `permission-${requestId}`,
       title: command,
       kind: "execute",
@@ -213,10 +215,10 @@ export class AcpSession {
     };
     let kind: string | undefined;
     try {
-      const answer = await this.conn.request<{ outcome?: { outcome?: string; optionId?: string } }>("session/request_permission", {
+      const answer = await this.conn.request(clientRequests.requestPermission, {
         sessionId: this.id,
         toolCall,
-        options: PERMISSION_OPTIONS,
+        options: [...PERMISSION_OPTIONS],
       });
       const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
       kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;

@@ -3,6 +3,7 @@
  * once and settled by the host's answer, an abort (denied) or stdin closing
  * (denied: nobody can answer any more).
  */
+import { PendingTable } from "../host/pending.ts";
 import { CommandError } from "./errors.ts";
 
 export interface PermissionAnnouncement {
@@ -12,34 +13,29 @@ export interface PermissionAnnouncement {
 }
 
 export class PermissionRequests {
-  private readonly pending = new Map<string, (approved: boolean) => void>();
-  private next = 1;
+  private readonly table = new PendingTable<string, boolean>(counter());
 
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
-    if (signal.aborted) return Promise.resolve(false);
-    const requestId = this.next++;
-    return new Promise((resolve) => {
-      const settle = (approved: boolean) => {
-        this.pending.delete(String(requestId));
-        signal.removeEventListener("abort", onAbort);
-        resolve(approved);
-      };
-      const onAbort = () => settle(false);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(String(requestId), settle);
-      this.announce({ requestId, toolName: request.toolName, command: request.command });
-    });
-  };
+  /** Resolves with the host's answer; an abort denies. */
+  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> =>
+    this.table
+      .open((id) => this.announce({ requestId: Number(id), toolName: request.toolName, command: request.command }), { signal })
+      .catch(() => false);
 
+  /** The host may answer with the id as a number or a string. */
   answer(requestId: string | number, approved: boolean): void {
-    const settle = this.pending.get(String(requestId));
-    if (!settle) throw new CommandError(`Unknown permission requestId: ${JSON.stringify(requestId)} (no pending request has it)`);
-    settle(approved);
+    if (!this.table.settle(String(requestId), approved)) {
+      throw new CommandError(`Unknown permission requestId: ${JSON.stringify(requestId)} (no pending request has it)`);
+    }
   }
 
   denyAll(): void {
-    for (const settle of [...this.pending.values()]) settle(false);
+    this.table.settleAll(false);
   }
+}
+
+function counter(): () => string {
+  let next = 1;
+  return () => String(next++);
 }

@@ -13,6 +13,7 @@ import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
+import { runMode } from "../wire/lifecycle.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 
 export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
@@ -42,30 +43,22 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
   const server = new RpcServer(writer, createDispatch(context));
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
-    await finish(writer);
-    process.exit(0);
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-
-  writer.send({ type: "ready" });
-  // while the host reads `ready`: the system prompt's files and the local date's
-  // time-zone data, so the first get_state or prompt does not wait for them
-  setImmediate(() => void conversations.current.systemPrompt());
-  await server.serve(Bun.stdin.stream());
-  bridge.close();
-  const session = conversations.current;
-  session.denyPendingPermissions();
-  await Promise.all([session.waitForIdle(), conversations.stopAll()]);
-  await finish(writer);
-  return 0;
-}
-
-async function finish(writer: FrameWriter): Promise<void> {
-  await writer.flush();
+  return runMode(writer, {
+    serve: async () => {
+      writer.send({ type: "ready" });
+      // while the host reads `ready`: the system prompt's files and the local date's
+      // time-zone data, so the first get_state or prompt does not wait for them
+      setImmediate(() => void conversations.current.systemPrompt());
+      await server.serve(Bun.stdin.stream());
+    },
+    windDown: async () => {
+      bridge.close();
+      const session = conversations.current;
+      session.denyPendingPermissions();
+      await Promise.all([session.waitForIdle(), conversations.stopAll()]);
+    },
+    stop: async () => {
+      await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
+    },
+  });
 }

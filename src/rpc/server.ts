@@ -3,7 +3,7 @@
  * handler → response. Every failure becomes one `success:false` response
  * (echoing the id when the record had a string one) and reading goes on.
  */
-import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../wire/lf-scanner.ts";
+import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import { describeIssue } from "../core/describe-issue.ts";
 import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
 import type { FrameWriter } from "../wire/writer.ts";
@@ -16,57 +16,28 @@ export interface Dispatch {
   replies: Partial<Record<ReplyType, ReplyHandler>>;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
 export class RpcServer {
-  private readonly scanner = new LfScanner(MAX_RECORD_BYTES);
-  private readonly records: ScanItem[] = [];
   private running = new Set<Promise<unknown>>();
 
   constructor(private readonly writer: FrameWriter, private readonly dispatch: Dispatch) {}
 
   /** Reads until stdin closes; resolves once every dispatched command has answered. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {
-    const collect = (item: ScanItem) => this.records.push(item);
-    for await (const chunk of input) {
-      this.scanner.push(chunk, collect);
-      await this.drain();
-    }
-    this.scanner.end(collect);
-    await this.drain();
+    for await (const record of readRecords(input)) await this.handleRecord(record);
     while (this.running.size > 0) await Promise.all(this.running);
   }
 
-  private async drain(): Promise<void> {
-    while (this.records.length > 0) {
-      const item = this.records.shift()!;
-      if (item.kind === "oversize") {
-        this.fail(undefined, "parse", `record exceeds 8 MiB limit (${item.bytes} bytes)`);
-        continue;
-      }
-      await this.handleRecord(item.bytes);
+  private async handleRecord(record: DecodedRecord): Promise<void> {
+    if (record.kind === "blank") return;
+    if (record.kind === "parse_error") {
+      return this.fail(undefined, "parse", record.reason === "oversize" ? record.message : `Failed to parse command: ${record.message}`);
     }
-  }
-
-  private async handleRecord(bytes: Uint8Array): Promise<void> {
-    if (isBlank(bytes)) return;
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      return this.fail(undefined, "parse", "Failed to parse command: record is not valid UTF-8");
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return this.fail(undefined, "parse", `Failed to parse command: ${(error as Error).message}`);
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (record.kind === "not_object") {
+      const { value } = record;
       const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
       return this.fail(undefined, "parse", `Failed to parse command: a command must be a JSON object, got ${kind}`);
     }
-    const frame = value as Record<string, unknown>;
+    const frame = record.value;
     const id = typeof frame.id === "string" ? frame.id : undefined;
     const type = frame.type;
     if (typeof type !== "string") {
@@ -110,12 +81,4 @@ export class RpcServer {
   private fail(id: string | undefined, command: string, error: string): void {
     this.writer.send({ id, type: "response", command, success: false, error });
   }
-}
-
-function isBlank(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
-  }
-  return true;
 }
