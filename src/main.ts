@@ -45,6 +45,21 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  if (args.sandbox) config.sandbox = { ...config.sandbox, mode: args.sandbox };
+  let sandbox: import("./sandbox/index.ts").Sandbox | undefined;
+  if (config.sandbox.mode !== "off") {
+    // loaded only when asked for: a start without the sandbox pays nothing for it
+    const { prepareSandbox, SandboxUnavailableError } = await import("./sandbox/index.ts");
+    try {
+      sandbox = prepareSandbox(config.sandbox, { novaHome: config.novaHome, home: process.env.HOME, configFile: config.file });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      process.stderr.write(`nova: ${error.message}\n`);
+      return 1;
+    }
+    if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
+  }
+
   const writer = claimStdout();
   const options = {
     config,
@@ -56,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
+    sandbox,
   };
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");

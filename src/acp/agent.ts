@@ -8,6 +8,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "../agent/session.ts";
 import { CommandError } from "../agent/errors.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { versionInfo } from "../cli/version.ts";
 import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
@@ -67,7 +68,7 @@ export class AcpAgent {
   async shutdown(): Promise<void> {
     await Promise.all([...this.sessions.values()].map(async (s) => {
       s.cancel();
-      s.core.denyPendingPermissions();
+      s.core.closePermissions(HOST_GONE);
       await s.core.abort();
     }));
   }

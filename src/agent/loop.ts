@@ -18,10 +18,12 @@ export interface LoopHost {
   /** the conversation so far (without the system prompt) */
   messages(): AgentMessage[];
   /**
-   * Adds a finished message to the context: message_start (unless the stream
-   * already announced it), the session entry, then message_end.
+   * Adds a finished message to the context: the session entry, then
+   * `afterSave` (events that report the message as done, so a kill after
+   * the host read them cannot lose it), message_start (unless the stream
+   * already announced it), then message_end.
    */
-  addMessage(message: AgentMessage, announced?: boolean): void;
+  addMessage(message: AgentMessage, announced?: boolean, afterSave?: () => void): void;
   /** the next request, or the reason none can be made (no model configured) */
   buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string>;
   findTool(name: string): Tool | undefined;

@@ -1,9 +1,10 @@
 /**
  * Bash commands that wait for the host's approval. Each request is announced
- * once and settled by the host's answer, an abort (denied) or stdin closing
- * (denied: nobody can answer any more).
+ * once and settled by the host's answer or an abort (denied). Once the host
+ * is gone (stdin closed), every pending and every new request fails with
+ * `HostGone`, so a tool can say why it did not run instead of "denied".
  */
-import { PendingTable } from "../host/pending.ts";
+import { HostGone, PendingTable } from "../host/pending.ts";
 import { CommandError } from "./errors.ts";
 
 export interface PermissionAnnouncement {
@@ -17,11 +18,15 @@ export class PermissionRequests {
 
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
-  /** Resolves with the host's answer; an abort denies. */
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> =>
-    this.table
-      .open((id) => this.announce({ requestId: Number(id), toolName: request.toolName, command: request.command }), { signal })
-      .catch(() => false);
+  /** Resolves with the host's answer; an abort denies; a host that is gone rejects with `HostGone`. */
+  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
+    if (signal.aborted) return Promise.resolve(false);
+    const announce = (id: string) => this.announce({ requestId: Number(id), toolName: request.toolName, command: request.command });
+    return this.table.open(announce, { signal }).catch((error) => {
+      if (error instanceof HostGone) throw error;
+      return false;
+    });
+  };
 
   /** The host may answer with the id as a number or a string. */
   answer(requestId: string | number, approved: boolean): void {
@@ -30,8 +35,9 @@ export class PermissionRequests {
     }
   }
 
-  denyAll(): void {
-    this.table.settleAll(false);
+  /** The host can no longer answer: withdraw what is pending and refuse what comes. */
+  close(reason: string): void {
+    this.table.close(() => new HostGone(reason));
   }
 }
 

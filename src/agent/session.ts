@@ -13,6 +13,7 @@ import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
 import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
+import type { Sandbox } from "../sandbox/index.ts";
 import { askTool } from "../tools/ask.ts";
 import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "../core/todos.ts";
@@ -60,6 +61,8 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  /** the OS sandbox the model's commands run in (absent: off) */
+  sandbox?: Sandbox;
 }
 
 
@@ -107,7 +110,8 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
-    const all = [...builtinTools({ permissions: config.permissions }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
+    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
+    const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
     this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
     this.store = this.newStore();
@@ -249,9 +253,9 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.permissions.answer(requestId, approved);
   }
 
-  /** stdin closed: nobody can answer a permission request any more. */
-  denyPendingPermissions(): void {
-    this.permissions.denyAll();
+  /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
+  closePermissions(reason: string): void {
+    this.permissions.close(reason);
   }
 
 
@@ -369,9 +373,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false): void {
-    if (!announced) this.sink.emit({ type: "message_start", message });
+  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
     this.store.append({ type: "message", message });
+    afterSave?.();
+    if (!announced) this.sink.emit({ type: "message_start", message });
     this.context.push(message);
     this.sink.emit({ type: "message_end", message });
   }
@@ -392,6 +397,7 @@ export class AgentSession implements LoopHost, CompactorHost {
         tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
+        maxLineBytes: this.options.config.stream.maxLineBytes,
       },
     };
   }

@@ -30,7 +30,6 @@ export async function runToolCalls(
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
     } else result = await execute(host, call, signal);
     const isError = result.isError === true;
-    host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -40,7 +39,8 @@ export async function runToolCalls(
       isError,
       timestamp: Date.now(),
     };
-    host.addMessage(message);
+    // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
+    host.addMessage(message, false, () => host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
     results.push(message);
     if (!skipReason && host.interruptMode === "immediate" && host.hasSteering()) {
       skipReason = "Skipped due to queued user message.";

@@ -2,7 +2,7 @@
  * The fixed command line of PROTOCOL.md §8. Hand-parsed: the surface is small
  * and every mistake must name the flag and exit 2 before anything starts.
  */
-import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
+import { sandboxModes, thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp";
 
@@ -18,6 +18,8 @@ export interface Args {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   messageSnapshots: boolean;
+  /** the OS sandbox's mode, over the config's sandbox.mode */
+  sandbox?: (typeof sandboxModes)[number];
   action?: "version" | "help" | "print-schema";
 }
 
@@ -33,6 +35,7 @@ const valueFlags = {
   "--session-dir": "sessionDir",
   "--system-prompt": "systemPrompt",
   "--append-system-prompt": "appendSystemPrompt",
+  "--sandbox": "sandbox",
 } as const;
 
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp"];
@@ -79,6 +82,9 @@ export function parseArgs(argv: string[]): Args {
   if (args.thinking !== undefined && !(thinkingLevels as readonly string[]).includes(args.thinking)) {
     throw new UsageError(`--thinking must be one of ${thinkingLevels.join(", ")}, got "${args.thinking}"`);
   }
+  if (args.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(args.sandbox)) {
+    throw new UsageError(`--sandbox must be one of ${sandboxModes.join(", ")}, got "${args.sandbox}"`);
+  }
   if (args.noSession && args.sessionDir) throw new UsageError("--no-session and --session-dir cannot be combined");
   return args;
 }
@@ -100,6 +106,7 @@ Options:
   --no-session                keep the session in memory only
   --system-prompt TEXT        replace the base system prompt
   --append-system-prompt TEXT append to the system prompt
+  --sandbox MODE               run the model's commands in an OS sandbox: off, workspace-write, read-only
   --message-snapshots         repeat the whole partial message in every message_update (Pi's cost model)
   --print-schema              print the JSON Schema of every command and event
   --version, --help

@@ -37,6 +37,8 @@ export interface Config {
   stream: ConfigFile["stream"];
   session: ConfigFile["session"];
   agent: ConfigFile["agent"];
+  /** the OS sandbox for tool commands (docs/sandbox.md); `--sandbox` overrides the mode */
+  sandbox: ConfigFile["sandbox"];
   /** values that must never reach stdout, logs, sessions or exports */
   secrets: string[];
   /** the environment the config was read with (base URL overrides for providers added by login) */
@@ -166,6 +168,7 @@ function build(
     stream: file.stream,
     session: file.session,
     agent: file.agent,
+    sandbox: file.sandbox,
     secrets,
     env: ctx.env,
     warnings: ctx.warnings,

@@ -13,3 +13,7 @@ export type ApiName = (typeof apiNames)[number];
 
 export const todoStatuses = ["pending", "in_progress", "completed", "abandoned"] as const;
 export type TodoStatus = (typeof todoStatuses)[number];
+
+/** How the OS sandbox confines the model's commands (docs/sandbox.md). */
+export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
+export type SandboxMode = (typeof sandboxModes)[number];

@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const anthropic: Provider = {
   api: "anthropic",
-  stream: (request, signal) => runProvider(() => buildAnthropicRequest(request), decodeAnthropic, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildAnthropicRequest(request), decodeAnthropic, request, signal),
 };
 
 type Block = Record<string, unknown>;

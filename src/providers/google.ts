@@ -16,7 +16,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const google: Provider = {
   api: "google",
-  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request, signal),
 };
 
 type Part = Record<string, unknown>;

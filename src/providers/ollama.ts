@@ -16,7 +16,7 @@ import { blockText } from "../core/text.ts";
 
 export const ollama: Provider = {
   api: "ollama",
-  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request, signal),
 };
 
 export function buildOllamaRequest(request: ProviderRequest): HttpRequest {

@@ -16,7 +16,7 @@ import { blockText } from "../core/text.ts";
 
 export const openaiChat: Provider = {
   api: "openai-chat",
-  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request, signal),
 };
 
 type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };

@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const openaiResponses: Provider = {
   api: "openai-responses",
-  stream: (request, signal) => runProvider(() => buildResponsesRequest(request), decodeResponses, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildResponsesRequest(request), decodeResponses, request, signal),
 };
 
 export function buildResponsesRequest(request: ProviderRequest): HttpRequest {

@@ -42,15 +42,21 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
-export interface ProviderRequest {
+/** What one response may cost: a stall guard and the longest streamed line. */
+export interface StreamLimits {
+  /** fail when the body sends nothing for this long */
+  idleTimeoutMs: number;
+  /** fail when one SSE/NDJSON line grows past this many bytes (default 16 MiB) */
+  maxLineBytes?: number;
+}
+
+export interface ProviderRequest extends StreamLimits {
   model: Model;
   auth: ProviderAuth;
   systemPrompt: string;
   messages: AgentMessage[];
   tools: ToolSpec[];
   thinkingLevel: ThinkingLevel;
-  /** stall guard: fail when the body sends nothing for this long */
-  idleTimeoutMs: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { Conversations } from "../agent/conversations.ts";
 import type { SessionOptions } from "../agent/session.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
@@ -40,7 +41,9 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     },
     () => writer.drained(),
   );
-  conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
+  conversations.onBackgroundSettled((session, aborted) =>
+    bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
+  );
   const server = new RpcServer(writer, createDispatch(context));
 
   return runMode(writer, {
@@ -53,12 +56,13 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     },
     windDown: async () => {
       bridge.close();
-      const session = conversations.current;
-      session.denyPendingPermissions();
-      await Promise.all([session.waitForIdle(), conversations.stopAll()]);
+      conversations.closePermissions(HOST_GONE);
+      await Promise.all([conversations.current.waitForIdle(), conversations.stopAll()]);
     },
     stop: async () => {
-      await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
+      // background ones first, so their notices come before the attached run's agent_settled
+      await conversations.stopAll(0);
+      await conversations.current.abort();
     },
   });
 }
