@@ -5,9 +5,10 @@
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
+import type { z } from "zod";
+import type { frameSchemas } from "../core/frames.ts";
 
 export type AssistantMessageEvent =
-  | { type: "start" }
   | { type: "text_start"; contentIndex: number }
   | { type: "text_delta"; contentIndex: number; delta: string }
   | { type: "text_end"; contentIndex: number; content: string }
@@ -53,3 +54,19 @@ export interface EventSink {
   /** resolves when the consumer can take more; undefined when it already can */
   ready(): Promise<void> | undefined;
 }
+
+// ----- tsc keeps these shapes equal to the outbound frame schemas (core/frames.ts) -----
+
+type Frames = ReturnType<typeof frameSchemas>;
+type FrameOf<K extends keyof Frames> = z.infer<Frames[K]>;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type EventOf<K extends AgentEvent["type"]> = Extract<AgentEvent, { type: K }>;
+/** message_update's frame may carry the light header instead of the whole message, so only the event must fit the frame. */
+type Fits<A, B> = [A] extends [B] ? true : false;
+type Checked = {
+  [K in AgentEvent["type"]]: K extends "message_update" ? Fits<EventOf<K>, FrameOf<K>> : Same<EventOf<K>, FrameOf<K>>;
+};
+/** The events whose shape left its frame schema's; tsc names them here. */
+type Drift = { [K in keyof Checked]: Checked[K] extends true ? never : K }[keyof Checked];
+type InStep<D extends never> = D;
+export type EventsMatchFrames = InStep<Drift>;

@@ -5,16 +5,27 @@
  */
 import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import { describeIssue } from "../core/describe-issue.ts";
-import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
+import {
+  commandSchema,
+  concurrentCommands,
+  isCommandType,
+  isReplyType,
+  replySchema,
+  type CommandOf,
+  type CommandType,
+  type ReplyOf,
+  type ReplyType,
+} from "./commands.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan, refusedReply, tooDeep } from "./json-bounds.ts";
 
-export type Handler = (command: any) => unknown;
-export type ReplyHandler = (reply: any) => void;
+/** One handler per command, taking that command's parsed frame: the compiler connects each to its schema. */
+export type CommandHandlers = { [K in CommandType]: (command: CommandOf<K>) => unknown };
+export type ReplyHandlers = { [K in ReplyType]: (reply: ReplyOf<K>) => void };
 
 export interface Dispatch {
-  commands: Partial<Record<CommandType, Handler>>;
-  replies: Partial<Record<ReplyType, ReplyHandler>>;
+  commands: CommandHandlers;
+  replies: ReplyHandlers;
 }
 
 export class RpcServer {
@@ -47,18 +58,21 @@ export class RpcServer {
     if (nestsDeeperThan(frame, MAX_JSON_DEPTH)) return this.refuseDeep(id, type);
     if (isReplyType(type)) return this.reply(type, frame);
     if (!isCommandType(type)) return this.fail(id, type, `Unknown command: ${type}`);
+    return this.command(id, type, frame);
+  }
+
+  private command<K extends CommandType>(id: string | undefined, type: K, frame: Record<string, unknown>): Promise<void> | void {
     const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
-    if (!parsed.success) return this.fail(id, type, describeIssue(parsed.error.issues[0]));
-    const handler = this.dispatch.commands[type];
-    if (!handler) return this.fail(id, type, `${type} is not supported by this nova build`);
-    const run = this.run(id, type, handler, parsed.data);
+    if (!parsed.success) return this.fail(id, type, describeIssue(parsed.error.issues[0]!));
+    const run = this.run(id, type, parsed.data);
     if (!concurrentCommands.has(type)) return run;
     this.running.add(run);
     run.finally(() => this.running.delete(run));
   }
 
-  private async run(id: string | undefined, command: string, handler: Handler, data: unknown): Promise<void> {
+  private async run<K extends CommandType>(id: string | undefined, command: K, data: CommandOf<K>): Promise<void> {
     try {
+      const handler: CommandHandlers[K] = this.dispatch.commands[command];
       const result = await handler(data);
       this.writer.send(result === undefined ? { id, type: "response", command, success: true } : { id, type: "response", command, success: true, data: result });
     } catch (error) {
@@ -75,14 +89,15 @@ export class RpcServer {
   }
 
   /** Replies to nova's own requests: no response, and an unknown id is ignored by the handler. */
-  private reply(type: ReplyType, frame: Record<string, unknown>): void {
+  private reply<K extends ReplyType>(type: K, frame: Record<string, unknown>): void {
     const parsed = replySchema(type).safeParse(frame);
     if (!parsed.success) {
-      process.stderr.write(`nova: ignored ${type}: ${describeIssue(parsed.error.issues[0])}\n`);
+      process.stderr.write(`nova: ignored ${type}: ${describeIssue(parsed.error.issues[0]!)}\n`);
       return;
     }
     try {
-      this.dispatch.replies[type]?.(parsed.data);
+      const handler: ReplyHandlers[K] = this.dispatch.replies[type];
+      handler(parsed.data);
     } catch (error) {
       process.stderr.write(`nova: ${type} failed: ${(error as Error).message}\n`);
     }

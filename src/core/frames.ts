@@ -4,9 +4,9 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
-import { todoStatuses } from "../core/enums.ts";
+import { todoStatuses } from "./enums.ts";
 
-export function frameSchemas(): Record<string, z.ZodType> {
+export function frameSchemas() {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
   const image = z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
   const thinking = z.object({ type: z.literal("thinking"), thinking: z.string(), thinkingSignature: z.string().optional(), redacted: z.boolean().optional() });
