@@ -112,7 +112,7 @@ export async function stream(agents: Agent[], deltas: number): Promise<Stream> {
     const bytes0 = rpc.bytes;
     const start = performance.now();
     out.cpuMs[agent.name] = out.bytes[agent.name] = Number.NaN;
-    let last;
+    let last: any;
     try {
       await rpc.request({ type: "prompt", message: "go" });
       last = (await end).data.messages.at(-1);

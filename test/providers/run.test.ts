@@ -42,6 +42,7 @@ describe("runProvider", () => {
 
   test("malformed bytes are a non-retryable error naming the problem", async () => {
     server.enqueue({ chunks: ["{oops"] });
+    // biome-ignore lint/correctness/useYield: this decoder fails before it could yield
     const decode = async function* (body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
       JSON.parse(await new Response(body).text());
     };
