@@ -19,6 +19,7 @@ import { replayUpdates } from "./replay.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
 import type * as acp from "@agentclientprotocol/sdk";
 import { clientRequests } from "./client-requests.ts";
+import { failureKind } from "../core/errors.ts";
 import { sumUsage } from "../core/usage.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
@@ -257,9 +258,9 @@ export class AcpSession {
     if (turn.cancelled || last?.stopReason === "aborted") return answer("cancelled");
     if (last?.stopReason === "length") return answer("max_tokens");
     if (last?.stopReason !== "error") return answer("end_turn");
-    const message = last.errorMessage ?? "the model request failed";
-    if (/refusal|declined to answer|content_filter/.test(message)) return answer("refusal");
-    turn.reject(new RpcError(message.startsWith("No model configured") ? AUTH_REQUIRED : INTERNAL_ERROR, message));
+    if (failureKind(last) === "refusal") return answer("refusal");
+    // the one failure without a model is that none is configured: the editor should offer authentication
+    turn.reject(new RpcError(this.core.model ? INTERNAL_ERROR : AUTH_REQUIRED, last.errorMessage ?? "the model request failed"));
   }
 }
 

@@ -71,7 +71,7 @@ export class Compactor {
       host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false });
       return result;
     } catch (error) {
-      const aborted = (error as Error).message === "Compaction aborted";
+      const aborted = error instanceof CommandError && error.kind === "compaction_aborted";
       host.sink.emit({ type: "compaction_end", reason, before, after: before, aborted, errorMessage: (error as Error).message });
       throw error;
     } finally {
@@ -103,10 +103,11 @@ export class Compactor {
     const signal = AbortSignal.any([outer, controller.signal]);
     try {
       const text = await summarize(next.provider, next.request, messages, previousSummary, instructions, signal);
-      if (signal.aborted) throw new CommandError("Compaction aborted");
+      if (signal.aborted) throw new CommandError("Compaction aborted", "compaction_aborted");
       return text;
     } catch (error) {
-      throw new CommandError(signal.aborted ? "Compaction aborted" : (error as Error).message);
+      if (signal.aborted) throw new CommandError("Compaction aborted", "compaction_aborted");
+      throw new CommandError((error as Error).message);
     } finally {
       this.running = undefined;
     }

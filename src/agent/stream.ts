@@ -8,6 +8,7 @@ import type { AssistantMessage, TextContent, ThinkingContent, ToolCall } from ".
 import { emptyUsage } from "../core/messages.ts";
 import type { AssistantMessageEvent, EventSink } from "./events.ts";
 import type { Model, Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
+import { markFailure } from "../core/errors.ts";
 import { countTotal } from "../core/usage.ts";
 
 export interface StreamOutcome {
@@ -158,6 +159,7 @@ export async function streamAssistantMessage(
   } else if (error) {
     message.stopReason = "error";
     message.errorMessage = error.message;
+    if (error.kind) markFailure(message, error.kind);
   } else if (!stop) {
     error = { message: "the provider's stream ended without a stop reason", retryable: true };
     message.stopReason = "error";

@@ -172,7 +172,7 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
   }
   if (finish === undefined) return;
   if (finish === "content_filter") {
-    throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
+    throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false, kind: "refusal" });
   }
   for (const index of argless) yield { type: "toolcall_args", index, arguments: {} };
   const toolUse = toolIndex.size > 0 || finish === "tool_calls" || finish === "function_call";
