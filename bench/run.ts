@@ -29,7 +29,7 @@ if (!build.success || !existsSync(NOVA)) throw new Error("bun run build failed")
 
 console.log(`# nova bench ${new Date().toISOString().slice(0, 10)} (bun ${Bun.version}, ${process.platform}-${process.arch})`);
 for (const name of names) {
-  const result = await benches[name]();
+  const result = await benches[name]!();
   console.log(`\n## ${name}`);
   for (const [key, value] of Object.entries(result)) console.log(`- ${key}: ${value}`);
 }

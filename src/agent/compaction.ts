@@ -46,10 +46,10 @@ export function findCut(items: ContextItem[], keepRecentTokens: number): number 
   let cut = items.length;
   while (cut > 0 && kept < keepRecentTokens) {
     cut--;
-    kept += estimateMessageTokens(items[cut].message);
+    kept += estimateMessageTokens(items[cut]!.message);
   }
   // a tool result stays with the call it answers
-  while (cut > 0 && cut < items.length && items[cut].message.role === "toolResult") cut--;
+  while (cut > 0 && cut < items.length && items[cut]!.message.role === "toolResult") cut--;
   return cut > 0 ? cut : undefined;
 }
 

@@ -284,7 +284,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (this.models.length < 2 && this.model) return null;
     if (this.models.length === 0) return null;
     const index = this.model ? this.models.indexOf(this.model) : -1;
-    this.applyModel(this.models[(index + 1) % this.models.length]);
+    this.applyModel(this.models[(index + 1) % this.models.length]!);
     return { model: this.model!, thinkingLevel: this.thinkingLevel, isScoped: false };
   }
 
@@ -304,7 +304,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
     const levels = this.availableThinkingLevels();
     if (levels.length < 2) return null;
-    const next = levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length];
+    const next = levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length]!;
     return { level: this.setThinkingLevel(next) };
   }
 
@@ -344,7 +344,7 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   lastAssistantText(): string | null {
     for (let i = this.context.length - 1; i >= 0; i--) {
-      const m = this.context[i];
+      const m = this.context[i]!;
       if (m.role !== "assistant") continue;
       const text = blockText(m.content);
       if (text.trim()) return text;

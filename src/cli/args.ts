@@ -58,7 +58,7 @@ export function parseArgs(argv: string[]): Args {
   const args: Args = { mode: "rpc", noSession: false, messageSnapshots: false, print: false, prompts: [], quiet: false, continue: false };
   let modeGiven = false;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (arg === "--") {
       args.prompts.push(...argv.slice(i + 1));
       break;

@@ -63,7 +63,7 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings) : {};
   const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
   if (!config.success) {
-    const issue = config.error.issues[0];
+    const issue = config.error.issues[0]!;
     const line = raw.lineOf?.(issue.path);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue(issue)}`);
   }
@@ -90,7 +90,7 @@ function parseYaml(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
-    const error = doc.errors[0];
+    const error = doc.errors[0]!;
     const line = lineCounter.linePos(error.pos[0]).line;
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${error.message.split("\n")[0]}`);
   }

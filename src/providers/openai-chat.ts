@@ -104,7 +104,7 @@ function toolImagesMessage(list: ImageContent[]): unknown {
 
 /** Responses-API ids are `call_id|item_id`; Chat Completions wants the call id alone. */
 function chatToolCallId(id: string): string {
-  return id.split("|")[0];
+  return id.split("|")[0]!;
 }
 
 interface ChatChunk {

@@ -65,7 +65,7 @@ export class HostBridge {
   readonly uris: HostUris = {
     schemeOf: (path) => {
       const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(path);
-      const scheme = match && this.schemes.get(match[1].toLowerCase());
+      const scheme = match && this.schemes.get(match[1]!.toLowerCase());
       return scheme ? { scheme: scheme.scheme, writable: scheme.writable === true } : undefined;
     },
     read: async (url, signal) => {

@@ -128,12 +128,12 @@ describe("loadConfig", () => {
     });
     const byName = Object.fromEntries(config.providers.map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(["anthropic", "google", "ollama", "openai", "openrouter"]);
-    expect(byName.anthropic.api).toBe("anthropic");
-    expect(byName.anthropic.auth.apiKey).toBe("sk-ant-test-1234");
-    expect(byName.anthropic.models.length).toBeGreaterThan(0);
-    expect(byName.google.api).toBe("google");
-    expect(byName.openrouter.api).toBe("openai-chat");
-    expect(byName.ollama.baseUrl).toBe("http://10.1.2.3:11434");
+    expect(byName.anthropic!.api).toBe("anthropic");
+    expect(byName.anthropic!.auth.apiKey).toBe("sk-ant-test-1234");
+    expect(byName.anthropic!.models.length).toBeGreaterThan(0);
+    expect(byName.google!.api).toBe("google");
+    expect(byName.openrouter!.api).toBe("openai-chat");
+    expect(byName.ollama!.baseUrl).toBe("http://10.1.2.3:11434");
     expect(config.secrets).toEqual(expect.arrayContaining(["sk-ant-test-1234", "sk-test-5678", "AIza-test", "sk-or-test"]));
   });
 
@@ -148,6 +148,6 @@ describe("loadConfig", () => {
     const config = loadConfig({ configFile: file, env: { ANTHROPIC_API_KEY: "k" } });
     const anthropic = config.providers.filter((p) => p.name === "anthropic");
     expect(anthropic).toHaveLength(1);
-    expect(anthropic[0].models.map((m) => m.id)).toEqual(["mine"]);
+    expect(anthropic[0]!.models.map((m) => m.id)).toEqual(["mine"]);
   });
 });

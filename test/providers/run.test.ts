@@ -48,7 +48,7 @@ describe("runProvider", () => {
     };
     const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
-    expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
+    expect(event!.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
 
   test("a body of an unexpected shape is a non-retryable error, not a network error", async () => {
@@ -59,7 +59,7 @@ describe("runProvider", () => {
     };
     const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
-    expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
+    expect(event!.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
 
   test("a request that cannot be built is not retryable", async () => {

@@ -18,7 +18,7 @@ test("bash runs in the session cwd, answers with Pi's shape and reaches the mode
   expect(r.data.output).toContain(s.cwd);
   s.server.enqueue(fixtures.openaiChat.text("seen"));
   await promptAndSettle(s.nova, "what did I run?");
-  expect(JSON.stringify(s.server.requests[0].body)).toContain("out-42");
+  expect(JSON.stringify(s.server.requests[0]!.body)).toContain("out-42");
   const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
   expect(messages[0]).toMatchObject({ role: "bashExecution", exitCode: 3 });
 });

@@ -96,12 +96,12 @@ describe("exportHtml", () => {
       "message assistant error",
       "message user",
     ]);
-    expect(sections[0].text).toContain("fix &lt;b&gt;this&lt;/b&gt; &amp; that");
-    expect(sections[1].text).toContain("Second paragraph.");
-    expect(sections[3].text).toContain("ENOENT: missing.txt");
-    expect(sections[4].text).toContain("exit code 7 · output truncated");
-    expect(sections[5].text).toContain("5000 tokens before");
-    expect(sections[6].text).toContain("HTTP 529 overloaded");
+    expect(sections[0]!.text).toContain("fix &lt;b&gt;this&lt;/b&gt; &amp; that");
+    expect(sections[1]!.text).toContain("Second paragraph.");
+    expect(sections[3]!.text).toContain("ENOENT: missing.txt");
+    expect(sections[4]!.text).toContain("exit code 7 · output truncated");
+    expect(sections[5]!.text).toContain("5000 tokens before");
+    expect(sections[6]!.text).toContain("HTTP 529 overloaded");
     expect(html).toContain("<p>First paragraph.</p><p>Second paragraph.</p>");
   });
 

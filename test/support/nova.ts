@@ -76,7 +76,7 @@ export class Nova {
 
   /** The first frame (from index `from`, default: any seen so far) that matches. */
   waitFor(match: (f: Frame) => boolean, from = 0, timeoutMs = 20000): Promise<Frame> {
-    for (let i = from; i < this.frames.length; i++) if (match(this.frames[i])) return Promise.resolve(this.frames[i]);
+    for (let i = from; i < this.frames.length; i++) if (match(this.frames[i]!)) return Promise.resolve(this.frames[i]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`timed out waiting for a frame; got ${this.frames.length} frames, last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)}\nstderr: ${this.stderr.slice(-2000)}`));

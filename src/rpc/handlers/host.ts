@@ -38,7 +38,7 @@ export function hostHandlers(ctx: HandlerContext) {
     login: async (c: CommandOf<"login">) => {
       const result = await login(ctx.config, c.providerId, ctx.bridge.ui);
       const session = ctx.session;
-      if (!session.model && result.models.length > 0) session.model = session.findModel(result.providerId, result.models[0]);
+      if (!session.model && result.models.length > 0) session.model = session.findModel(result.providerId, result.models[0]!);
       return result;
     },
   };
