@@ -60,8 +60,10 @@ export class AcpSession {
   private readonly remembered = new Map<string, boolean>();
 
   constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
-    core.subscribe((event) => this.onEvent(event));
-    core.setFlowControl(() => conn.drained());
+    core.subscribe((event) => {
+      this.onEvent(event);
+      return conn.drained();
+    });
   }
 
   get busy(): boolean {
@@ -92,7 +94,7 @@ export class AcpSession {
     let text: string;
     try {
       const result = await this.core.compact(instructions || undefined);
-      text = `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.tokensAfter ?? "?"} after.`;
+      text = `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.estimatedTokensAfter} after.`;
     } catch (error) {
       text = `Nothing was compacted: ${(error as Error).message}`;
     } finally {

@@ -9,9 +9,9 @@ import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } fr
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
-import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
-import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
-import { clampThinking, getProvider } from "../providers/registry.ts";
+import type { Model } from "../providers/types.ts";
+import type { PermissionAsker, Tool, ToolContext } from "../tools/types.ts";
+import { clampThinking, getProvider, supportedThinkingLevels } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { askTool } from "../tools/ask.ts";
@@ -28,16 +28,18 @@ import { sessionStats } from "./stats.ts";
 import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
-import { runLoop, type LoopHost } from "./loop.ts";
+import { runLoop, type LoopSeam, type ModelCall, type ToolServices } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
-import type { RetrySettings } from "./retry.ts";
+import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
 import { parseModelRef } from "../core/model-ref.ts";
 
 export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
+/** What became of a prompt, steer or follow-up (Pi's PromptDisposition): a run started, or the message waits in a queue. */
+export type Disposition = "started" | "queued";
 
 export interface SessionOptions {
   config: Config;
@@ -69,12 +71,14 @@ export interface SessionOptions {
 }
 
 
+type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
+
 interface Run {
   controller: AbortController;
   done: Promise<void>;
 }
 
-export class AgentSession implements LoopHost, CompactorHost {
+export class AgentSession implements CompactorHost {
   model: Model | undefined;
   thinkingLevel: ThinkingLevel;
   interruptMode: InterruptMode = "immediate";
@@ -94,15 +98,15 @@ export class AgentSession implements LoopHost, CompactorHost {
   private userBash: AbortController | undefined;
   /** bash output that waits for the running turn to end before it joins the context */
   private pendingContext: AgentMessage[] = [];
-  private listeners = new Set<(event: AgentEvent) => void>();
-  private flow: (() => Promise<void> | undefined) | undefined;
+  private listeners = new Set<Listener>();
   private readonly prompts: PromptBuilder;
 
   readonly sink: EventSink = {
     emit: (event) => {
-      for (const listener of this.listeners) listener(event);
+      let full: Promise<void> | undefined;
+      for (const listener of this.listeners) full = listener(event) ?? full;
+      return full;
     },
-    ready: () => this.flow?.(),
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
@@ -131,14 +135,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- wiring -----
 
-  subscribe(listener: (event: AgentEvent) => void): () => void {
+  /** A listener that returns a promise is full: the stream relay waits for it. */
+  subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** Lets the consumer of events hold the stream back when it falls behind. */
-  setFlowControl(ready: () => Promise<void> | undefined): void {
-    this.flow = ready;
   }
 
   /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
@@ -192,28 +192,30 @@ export class AgentSession implements LoopHost, CompactorHost {
   // ----- prompting -----
 
   /** Starts a run, or queues the message when one is running (which then needs a behaviour). */
-  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): void {
-    const message = userMessage(text, images);
-    if (this.run) {
-      if (!behavior) {
-        throw new CommandError(
-          'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
-        );
-      }
-      this.queues.push(behavior, message);
-      return;
+  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): Disposition {
+    if (this.run && !behavior) {
+      throw new CommandError(
+        'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
+      );
     }
-    this.start([message]);
+    return this.startOrQueue(behavior ?? "followUp", userMessage(text, images));
   }
 
-  steer(text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("steer", userMessage(text, images));
+  steer(text: string, images: ImageContent[]): Disposition {
+    return this.startOrQueue("steer", userMessage(text, images));
   }
 
-  followUpMessage(text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("followUp", userMessage(text, images));
+  followUpMessage(text: string, images: ImageContent[]): Disposition {
+    return this.startOrQueue("followUp", userMessage(text, images));
+  }
+
+  private startOrQueue(behavior: StreamingBehavior, message: UserMessage): Disposition {
+    if (!this.run) {
+      this.start([message]);
+      return "started";
+    }
+    this.queues.push(behavior, message);
+    return "queued";
   }
 
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
@@ -226,9 +228,9 @@ export class AgentSession implements LoopHost, CompactorHost {
     await run.done;
   }
 
-  async abortAndPrompt(text: string, images: ImageContent[]): Promise<void> {
+  async abortAndPrompt(text: string, images: ImageContent[]): Promise<Disposition> {
     await this.abort();
-    this.prompt(text, images);
+    return this.prompt(text, images);
   }
 
   clearQueues(): { steering: string[]; followUp: string[] } {
@@ -293,12 +295,14 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (clamped !== this.thinkingLevel) {
       this.thinkingLevel = clamped;
       this.store.append({ type: "thinking_level_change", thinkingLevel: clamped });
+      this.sink.emit({ type: "thinking_level_changed", level: clamped });
     }
     return clamped;
   }
 
+  /** Every level without a model; otherwise what the model supports (xhigh and max only where declared). */
   availableThinkingLevels(): ThinkingLevel[] {
-    return this.model?.reasoning ? [...thinkingLevels] : ["off"];
+    return this.model ? supportedThinkingLevels(this.model) : [...thinkingLevels];
   }
 
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
@@ -310,8 +314,12 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   private applyModel(model: Model): void {
     this.model = model;
-    this.thinkingLevel = this.clamp(this.thinkingLevel);
+    const level = this.clamp(this.thinkingLevel);
     this.store.append({ type: "model_change", provider: model.provider, modelId: model.id });
+    if (level !== this.thinkingLevel) {
+      this.thinkingLevel = level;
+      this.sink.emit({ type: "thinking_level_changed", level });
+    }
   }
 
   private clamp(level: ThinkingLevel): ThinkingLevel {
@@ -340,6 +348,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     const trimmed = name.trim();
     if (!trimmed) throw new CommandError("Session name cannot be empty");
     this.store.append({ type: "session_info", name: trimmed });
+    this.sink.emit({ type: "session_info_changed", name: trimmed });
   }
 
   lastAssistantText(): string | null {
@@ -379,28 +388,47 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
-    this.store.append({ type: "message", message });
-    afterSave?.();
-    if (!announced) this.sink.emit({ type: "message_start", message });
-    this.context.push(message);
-    this.sink.emit({ type: "message_end", message });
+  private loopSeam(): LoopSeam {
+    const { queues } = this;
+    return {
+      emit: this.sink.emit,
+      messages: () => this.context,
+      request: () => this.buildRequest(),
+      append: (message) => this.appendQuietly(message),
+      tools: this.toolServices(),
+      hooks: {
+        steering: () => queues.takeSteering(),
+        interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
+        followUp: () => queues.takeFollowUp(),
+        beforeStop: () => this.beforeStop(),
+        beforeRequest: (signal) => this.beforeRequest(signal),
+        onContextOverflow: (signal) => this.onContextOverflow(signal),
+        redact: (text) => this.redact(text),
+        retry: () => (this.autoRetry ? this.options.config.retry : undefined),
+        sleep: (ms, signal) => {
+          this.retryWait = new AbortController();
+          return sleep(ms, AbortSignal.any([signal, this.retryWait.signal]));
+        },
+      },
+    };
   }
 
-  async buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string> {
+  async buildRequest(): Promise<ModelCall | string> {
     const model = this.model;
     if (!model) {
       return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
     }
     const entry = this.options.config.providers.find((p) => p.name === model.provider);
+    const tools = this.tools;
     return {
       provider: getProvider(model.api),
+      tools,
       request: {
         model,
         auth: entry?.auth ?? {},
         systemPrompt: await this.systemPrompt(),
         messages: this.context,
-        tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+        tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
         maxLineBytes: this.options.config.stream.maxLineBytes,
@@ -408,38 +436,15 @@ export class AgentSession implements LoopHost, CompactorHost {
     };
   }
 
-  findTool(name: string): Tool | undefined {
-    return this.tools.find((t) => t.name === name);
-  }
-
-  toolNames(): string[] {
-    return this.tools.map((t) => t.name);
-  }
-
-  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void, toolCallId?: string): ToolContext {
+  private toolServices(): ToolServices {
     const host = this.options.host;
     return {
       cwd: this.cwd,
-      signal,
-      onUpdate,
-      toolCallId,
       askPermission: this.permissionAsker,
       hasUI: this.options.mode === "rpc-ui",
       host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
       ...this.options.clientServices,
     };
-  }
-
-  hasSteering(): boolean {
-    return this.queues.hasSteering;
-  }
-
-  takeSteering(): UserMessage[] {
-    return this.queues.takeSteering();
-  }
-
-  takeFollowUp(): UserMessage[] {
-    return this.queues.takeFollowUp();
   }
 
   /**
@@ -465,15 +470,6 @@ export class AgentSession implements LoopHost, CompactorHost {
     return this.redactor.apply(text);
   }
 
-  retrySettings(): RetrySettings | undefined {
-    return this.autoRetry ? this.options.config.retry : undefined;
-  }
-
-  retryWaitSignal(turn: AbortSignal): AbortSignal {
-    this.retryWait = new AbortController();
-    return AbortSignal.any([turn, this.retryWait.signal]);
-  }
-
   // ----- the user's own shell commands -----
 
   /**
@@ -481,12 +477,17 @@ export class AgentSession implements LoopHost, CompactorHost {
    * rules. Its output joins the context as a bashExecution message, which the
    * model sees with the next prompt; during a turn it waits for the turn's end.
    */
-  async bash(command: string, excludeFromContext = false) {
+  async bash(command: string, excludeFromContext = false, id?: string) {
     if (this.userBash) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
     const controller = new AbortController();
     this.userBash = controller;
+    const decoder = new TextDecoder();
+    const onChunk = (chunk: Uint8Array) => {
+      const delta = decoder.decode(chunk, { stream: true });
+      if (delta) this.sink.emit({ type: "bash_execution_update", ...(id === undefined ? {} : { id }), delta });
+    };
     try {
-      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false });
+      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false, onChunk });
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
@@ -497,10 +498,10 @@ export class AgentSession implements LoopHost, CompactorHost {
         fullOutputPath: result.fullOutputPath,
         timestamp: Date.now(),
       };
-      if (!excludeFromContext) {
-        if (this.run) this.pendingContext.push(message);
-        else this.appendQuietly(message);
-      }
+      // an excluded result is kept in the file (as Pi does) but never reaches the model
+      if (excludeFromContext) message.excludeFromContext = true;
+      if (this.run) this.pendingContext.push(message);
+      else this.appendQuietly(message);
       const { output, exitCode, cancelled, truncated, fullOutputPath } = message;
       return { output, exitCode, cancelled, truncated, fullOutputPath };
     } finally {
@@ -593,7 +594,8 @@ export class AgentSession implements LoopHost, CompactorHost {
   }
 
   sessionStats() {
-    return sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId });
+    const contextUsage = this.contextUsage();
+    return { ...sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId }), ...(contextUsage ? { contextUsage } : {}) };
   }
 
   async exportHtml(outputPath?: string): Promise<{ path: string }> {
@@ -675,7 +677,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
     run.done = new Promise((resolve) => setImmediate(resolve))
-      .then(() => runLoop(this, initial, controller.signal))
+      .then(() => runLoop(this.loopSeam(), initial, controller.signal))
       .finally(() => this.afterRun(run));
   }
 
@@ -692,7 +694,7 @@ export class AgentSession implements LoopHost, CompactorHost {
       this.todos.clear();
       this.sink.emit({ type: "todo_auto_clear", phases });
     }
-    this.sink.emit({ type: "agent_settled" });
+    this.sink.emit({ type: "agent_settled", aborted: run.controller.signal.aborted });
   }
 
   private newStore(parentSession?: string): SessionStore {
