@@ -7,6 +7,7 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { LoopHost } from "./loop.ts";
 import { ToolError, type ToolResult } from "../tools/types.ts";
+import { redactDeep } from "../session/redact.ts";
 
 export async function runToolCalls(
   host: LoopHost,
@@ -28,7 +29,7 @@ export async function runToolCalls(
       result = errorResult("Tool call was not run: the response hit the output token limit, so its arguments may be incomplete.");
     } else if (badArgs.has(call.id)) {
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
-    } else result = await execute(host, call, signal);
+    } else result = redactResult(await execute(host, call, signal), (text) => host.redact(text));
     const isError = result.isError === true;
     const message: ToolResultMessage = {
       role: "toolResult",
@@ -52,8 +53,8 @@ export async function runToolCalls(
 async function execute(host: LoopHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
   const tool = host.findTool(call.name);
   if (!tool) return errorResult(`Tool "${call.name}" not found. Available tools: ${host.toolNames().join(", ")}.`);
-  const onUpdate = (partialResult: ToolResult) =>
-    host.sink.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+  const onUpdate = (partial: ToolResult) =>
+    host.sink.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult: redactResult(partial, (text) => host.redact(text)) });
   try {
     const result = await tool.execute(call.arguments, host.toolContext(signal, onUpdate, call.id));
     return signal.aborted && !result.isError ? { ...result, isError: false } : result;
@@ -62,6 +63,16 @@ async function execute(host: LoopHost, call: ToolCall, signal: AbortSignal): Pro
     if (signal.aborted) return errorResult("Tool call was aborted.");
     return errorResult(`Tool "${call.name}" failed: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/**
+ * A tool's output with the secrets nova knows removed, before it reaches
+ * events, the session file or the provider (`env` in bash would show a key
+ * the environment still had). Image data is left alone: base64 is no secret.
+ */
+function redactResult(result: ToolResult, redact: (text: string) => string): ToolResult {
+  const content = result.content.map((c) => (c.type === "text" ? { ...c, text: redact(c.text) } : c));
+  return result.details === undefined ? { ...result, content } : { ...result, content, details: redactDeep(result.details, redact) };
 }
 
 export function errorResult(text: string): ToolResult {

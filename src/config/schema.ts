@@ -37,7 +37,13 @@ export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(
+    z.object({
+      bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
+    }),
+    { bash: bashRules, env: { pass: [] } },
+  ),
   compaction: z._default(
     z.object({
       enabled: z._default(z.boolean(), true),
