@@ -37,9 +37,8 @@ test("60 000 get_state sent while stdout is not read: nova stays under 100 MiB, 
   })();
   // the host is blocked on its own pipe long before it has written everything
   const stalled = await Promise.race([writing.then(() => false), Bun.sleep(8000).then(() => true)]);
-  expect(stalled).toBe(true);
-  expect(written).toBeLessThan(COUNT);
-  expect(peakRss(proc.pid)).toBeLessThan(100 * MiB);
+  const during = { stalled, written, peakMiB: Math.round(peakRss(proc.pid) / MiB) };
+  expect(during.stalled && during.written < COUNT && during.peakMiB < 100 ? "blocked, small" : during).toBe("blocked, small");
 
   // the host reads again: every response arrives, in order, none lost
   const decoder = new TextDecoder();
