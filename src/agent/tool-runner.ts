@@ -33,6 +33,7 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
     const args = badArgs.get(call.id) ?? call.arguments;
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
     let result: ToolResult;
+    let durationMs: number | undefined;
     if (signal.aborted) result = errorResult("Tool call was not run: the turn was aborted.");
     else if (skipReason) result = errorResult(skipReason);
     else if (assistant.stopReason === "length") {
@@ -40,7 +41,11 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       result = errorResult("Tool call was not run: the response hit the output token limit, so its arguments may be incomplete.");
     } else if (badArgs.has(call.id)) {
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
-    } else result = redactResult(await execute(batch, call), batch.redact);
+    } else {
+      const started = performance.now();
+      result = redactResult(await execute(batch, call), batch.redact);
+      durationMs = Math.round(performance.now() - started);
+    }
     const isError = result.isError === true;
     const message: ToolResultMessage = {
       role: "toolResult",
@@ -52,7 +57,7 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       timestamp: Date.now(),
     };
     // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
-    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
+    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) }));
     results.push(message);
     if (!skipReason && batch.interrupts()) {
       skipReason = "Skipped due to queued user message.";

@@ -194,6 +194,7 @@ function build(
         provider: name,
         baseUrl,
         reasoning: m.reasoning,
+        ...(m.thinkingLevels ? { thinkingLevels: m.thinkingLevels } : {}),
         input: m.input,
         contextWindow: m.contextWindow,
         maxTokens: m.maxTokens,
