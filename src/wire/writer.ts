@@ -9,7 +9,7 @@ type RawWrite = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
 /** How much may wait for a blocked host before nova stops reading its input (`backlogged`). */
 export const BACKLOG_FRAMES = 1000;
-export const BACKLOG_BYTES = 8 * 1024 * 1024;
+export const BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export class FrameWriter {
   private blocked = false;
