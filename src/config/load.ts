@@ -40,6 +40,8 @@ export interface Config {
   stream: ConfigFile["stream"];
   session: ConfigFile["session"];
   agent: ConfigFile["agent"];
+  /** file checkpoints around tool batches (docs/checkpoints.md) */
+  checkpoints: ConfigFile["checkpoints"];
   /** the OS sandbox for tool commands (docs/sandbox.md); `--sandbox` overrides the mode */
   sandbox: ConfigFile["sandbox"];
   /** values that must never reach stdout, logs, sessions or exports */
@@ -228,6 +230,7 @@ function build(
     session: file.session,
     agent: file.agent,
     sandbox: file.sandbox,
+    checkpoints: file.checkpoints,
     secrets,
     toolEnv: { secretVars: [...ctx.secretVars], secretValues: secrets, pass: file.permissions.env.pass },
     env: ctx.env,
