@@ -27,7 +27,9 @@ export class Connection {
 
   /** Reads until the input closes; then nova's open requests to the client fail. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {
-    for await (const record of readRecords(input)) this.receive(record);
+    // the client stopped reading: stop reading its input too, so it blocks instead of growing nova
+    const drained = () => (this.writer.backlogged() ? this.writer.drained() : undefined);
+    for await (const record of readRecords(input, drained)) this.receive(record);
     this.closed = true;
     this.waiting.close(() => new RpcError(INTERNAL_ERROR, "the client closed the connection"));
   }

@@ -8,6 +8,7 @@ import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
 import type { z } from "zod";
 import type { frameSchemas } from "../core/frames.ts";
+import type { FileChange } from "../checkpoints/index.ts";
 
 /** What message assembly reports; `start` becomes message_start, the block events message_update. */
 export type AssistantMessageEvent =
@@ -54,6 +55,7 @@ export type AgentEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
   | { type: "auto_compaction_end"; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
+  | { type: "checkpoint_created"; entryId: string; files: FileChange[] }
   | { type: "todo_reminder"; todos: TodoTask[]; phases: TodoPhase[] }
   | { type: "todo_auto_clear"; phases: TodoPhase[] }
   | { type: "compaction_start"; reason: CompactionReason }

@@ -35,7 +35,11 @@ export class RpcServer {
 
   /** Reads until stdin closes; resolves once every dispatched command has answered. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {
-    for await (const record of readRecords(input)) await this.handleRecord(record);
+    for await (const record of readRecords(input)) {
+      // stdout is blocked and enough is queued: stop taking commands (and so stop reading stdin) until it drains
+      if (this.writer.backlogged()) await this.writer.drained();
+      await this.handleRecord(record);
+    }
     while (this.running.size > 0) await Promise.all(this.running);
   }
 

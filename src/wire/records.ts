@@ -37,15 +37,17 @@ export function decodeRecord(item: ScanItem): DecodedRecord {
 /**
  * The records of `input` until it closes, decoded. The next chunk is read only
  * once the consumer has taken every record of the last one, so a consumer that
- * awaits each record holds the reading back.
+ * awaits each record holds the reading back; so does `afterChunk` when it
+ * returns a promise (a front end whose output is backed up).
  */
-export async function* readRecords(input: ReadableStream<Uint8Array>): AsyncGenerator<DecodedRecord> {
+export async function* readRecords(input: ReadableStream<Uint8Array>, afterChunk?: () => Promise<void> | undefined): AsyncGenerator<DecodedRecord> {
   const scanner = new LfScanner(MAX_RECORD_BYTES);
   const items: ScanItem[] = [];
   const collect = (item: ScanItem) => items.push(item);
   for await (const chunk of input) {
     scanner.push(chunk, collect);
     yield* take(items);
+    await afterChunk?.();
   }
   scanner.end(collect);
   yield* take(items);
