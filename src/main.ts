@@ -58,10 +58,10 @@ async function main(argv: string[]): Promise<number> {
   };
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
-    return runAcpMode(options, writer);
+    return runAcpMode(options, writer, { noMcp: args.noMcp });
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, noMcp: args.noMcp });
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

@@ -9,6 +9,8 @@ export interface PermissionAnnouncement {
   requestId: number;
   toolName: string;
   command: string;
+  /** an MCP tool call's arguments, for the host to show */
+  arguments?: Record<string, unknown>;
 }
 
 export class PermissionRequests {
@@ -17,7 +19,7 @@ export class PermissionRequests {
 
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
+  ask = (request: Omit<PermissionAnnouncement, "requestId">, signal: AbortSignal): Promise<boolean> => {
     if (signal.aborted) return Promise.resolve(false);
     const requestId = this.next++;
     return new Promise((resolve) => {
@@ -29,7 +31,7 @@ export class PermissionRequests {
       const onAbort = () => settle(false);
       signal.addEventListener("abort", onAbort, { once: true });
       this.pending.set(String(requestId), settle);
-      this.announce({ requestId, toolName: request.toolName, command: request.command });
+      this.announce({ requestId, ...request });
     });
   };
 

@@ -16,6 +16,8 @@ export interface Args {
   cwd?: string;
   sessionDir?: string;
   noSession: boolean;
+  /** --no-mcp: no MCP server from any source is started */
+  noMcp: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   messageSnapshots: boolean;
@@ -39,7 +41,7 @@ const valueFlags = {
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { mode: "rpc", noSession: false, messageSnapshots: false };
+  const args: Args = { mode: "rpc", noSession: false, noMcp: false, messageSnapshots: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
@@ -54,6 +56,9 @@ export function parseArgs(argv: string[]): Args {
     switch (arg) {
       case "--no-session":
         args.noSession = true;
+        break;
+      case "--no-mcp":
+        args.noMcp = true;
         break;
       case "--message-snapshots":
         args.messageSnapshots = true;
@@ -99,6 +104,7 @@ Options:
   --cwd DIR                   working directory of the session (default: the current one)
   --session-dir DIR           where session files are kept
   --no-session                keep the session in memory only
+  --no-mcp                    start no MCP server (config, RPC host or ACP editor)
   --system-prompt TEXT        replace the base system prompt
   --append-system-prompt TEXT append to the system prompt
   --message-snapshots         repeat the whole partial message in every message_update (Pi's cost model)

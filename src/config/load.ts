@@ -31,6 +31,9 @@ export interface Config {
   defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
+  mcpPermissions: ConfigFile["permissions"]["mcp"];
+  mcpServers: ConfigFile["mcpServers"];
+  mcp: ConfigFile["mcp"];
   compaction: ConfigFile["compaction"];
   retry: ConfigFile["retry"];
   stream: ConfigFile["stream"];
@@ -149,6 +152,7 @@ function build(
     if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
     providers.push(extra);
   }
+  for (const server of Object.values(file.mcpServers)) secrets.push(...mcpSecrets(server));
   const wanted = file.defaultModel;
   if (wanted && !providers.some((p) => p.models.some((m) => `${p.name}/${m.id}` === wanted))) {
     ctx.warnings.push(`defaultModel: ${wanted} is not declared by any provider; the first declared model is used instead`);
@@ -160,6 +164,9 @@ function build(
     defaultThinkingLevel: file.defaultThinkingLevel,
     providers,
     permissions: file.permissions.bash,
+    mcpPermissions: file.permissions.mcp,
+    mcpServers: file.mcpServers,
+    mcp: file.mcp,
     compaction: file.compaction,
     retry: file.retry,
     stream: file.stream,
@@ -169,4 +176,11 @@ function build(
     env: ctx.env,
     warnings: ctx.warnings,
   };
+}
+
+/** Header values and secret-looking env values of an MCP server: tokens that must not be echoed. */
+export function mcpSecrets(server: ConfigFile["mcpServers"][string]): string[] {
+  const headers = "headers" in server ? Object.values(server.headers ?? {}) : [];
+  const env = "env" in server ? Object.entries(server.env ?? {}).filter(([k]) => /key|token|secret|password|auth/i.test(k)).map(([, v]) => v) : [];
+  return [...headers, ...env].filter((v) => v.length >= 8);
 }

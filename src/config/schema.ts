@@ -31,12 +31,59 @@ const providerSchema = z.object({
 
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
+const mcpRules = { allow: [], deny: [] };
+
+const stringMap = () => z.optional(z.record(z.string(), z.string()));
+
+/**
+ * One MCP server in the shape MCP clients share: a command to spawn (stdio)
+ * or a URL (streamable HTTP, falling back to the legacy SSE transport).
+ * `type` pins the transport when a host knows it.
+ */
+export const mcpServerSchema = z.union([
+  z.object({
+    type: z.optional(z.literal("stdio")),
+    command: z.string().check(z.minLength(1)),
+    args: z._default(z.array(z.string()), []),
+    env: stringMap(),
+    cwd: z.optional(z.string()),
+    enabled: z._default(z.boolean(), true),
+  }),
+  z.object({
+    type: z.optional(z.enum(["http", "sse"])),
+    url: z.url(),
+    headers: stringMap(),
+    enabled: z._default(z.boolean(), true),
+  }),
+]);
+
+export type McpServerSpec = z.infer<typeof mcpServerSchema>;
+
+/** Server names become part of tool names, so they are kept to what every provider accepts. */
+export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -"));
+
+const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(
+    z.object({
+      bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
+    }),
+    { bash: bashRules, mcp: mcpRules },
+  ),
+  mcpServers: z._default(z.record(mcpServerName(), mcpServerSchema), {}),
+  mcp: z._default(
+    z.object({
+      waitMs: z._default(nonNegativeInt(), mcpSettings.waitMs),
+      connectTimeoutMs: z._default(positiveInt(), mcpSettings.connectTimeoutMs),
+      callTimeoutMs: z._default(positiveInt(), mcpSettings.callTimeoutMs),
+    }),
+    mcpSettings,
+  ),
   compaction: z._default(
     z.object({
       enabled: z._default(z.boolean(), true),

@@ -8,6 +8,7 @@ import { Conversations } from "../agent/conversations.ts";
 import type { SessionOptions } from "../agent/session.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
+import { createMcp } from "../mcp/manager.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
@@ -15,16 +16,24 @@ import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "./writer.ts";
 
-export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
+export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean; noMcp: boolean }): Promise<number> {
   const snapshots = options.messageSnapshots;
   const { config } = sessionOptions;
   const send = (frame: object) => writer.send(frame);
   const bridge = new HostBridge(send, process.env.NOVA_RPC_EMIT_TITLE === "1");
   const subagents = new Subagents(sessionOptions, config.agent, send);
-  const context = new HandlerContext(config, bridge, subagents);
+  const mcp = createMcp(config, options.noMcp, {
+    onStatus: (status) => send({ type: "mcp_server_status", ...status }),
+    onNotice: (text) => {
+      process.stderr.write(`nova: ${text}\n`);
+      bridge.ui.notify(text, "warning");
+    },
+  });
+  const context = new HandlerContext(config, bridge, subagents, mcp);
   const conversations = new Conversations(
     {
       ...sessionOptions,
+      mcp: mcp.view(),
       host: { ui: bridge.ui, uris: bridge.uris, tools: () => context.hostTools },
       subagents: (parent) => subagents.runnerFor(parent),
     },
@@ -47,13 +56,15 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     if (stopping) return;
     stopping = true;
     await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
-    await finish(writer);
+    await Promise.all([finish(writer), mcp.close()]);
     process.exit(0);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 
   writer.send({ type: "ready" });
+  // connecting in the background: neither ready nor the first command waits for a server
+  mcp.setServers("config", config.mcpServers);
   // while the host reads `ready`: the system prompt's files and the local date's
   // time-zone data, so the first get_state or prompt does not wait for them
   setImmediate(() => void conversations.current.systemPrompt());
@@ -62,7 +73,7 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   const session = conversations.current;
   session.denyPendingPermissions();
   await Promise.all([session.waitForIdle(), conversations.stopAll()]);
-  await finish(writer);
+  await Promise.all([finish(writer), mcp.close()]);
   return 0;
 }
 

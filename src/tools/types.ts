@@ -13,8 +13,11 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Asked when a bash command matches a flagged rule; resolves true to run it. */
-export type PermissionAsker = (request: { toolName: string; command: string }, signal: AbortSignal) => Promise<boolean>;
+/**
+ * Asked when a bash command matches a flagged rule, or an MCP tool needs
+ * approval (then `arguments` holds the call's arguments); resolves true to run it.
+ */
+export type PermissionAsker = (request: { toolName: string; command: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
 
 export interface ToolContext {
   /** the session cwd; relative paths resolve against it */

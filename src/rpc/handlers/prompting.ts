@@ -14,8 +14,12 @@ function images(list: unknown[] | undefined): ImageContent[] {
 
 export function promptingHandlers(ctx: HandlerContext) {
   return {
-    prompt: (c: CommandOf<"prompt">) => {
-      ctx.session.prompt(c.message, images(c.images), c.streamingBehavior);
+    prompt: async (c: CommandOf<"prompt">) => {
+      const attached = images(c.images);
+      // `/mcp__server__prompt args` becomes the text the server's prompt gives
+      const expanded = c.message.startsWith("/") ? await ctx.session.options.mcp?.expand(c.message) : undefined;
+      if (expanded) ctx.session.prompt(expanded.text, [...attached, ...expanded.images], c.streamingBehavior);
+      else ctx.session.prompt(c.message, attached, c.streamingBehavior);
       // every accepted prompt reaches the agent: nova has no local-only slash commands
       return { agentInvoked: true };
     },
