@@ -27,7 +27,7 @@ import {
   setModelParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
-import { createMcp, type McpManager } from "../mcp/manager.ts";
+import { createMcp, type McpHub } from "../mcp/index.ts";
 import { fromAcp, SpecError, type AcpServer } from "../mcp/specs.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -36,7 +36,7 @@ export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private capabilities: ClientCapabilities = {};
   /** the config's MCP servers for every session, plus each session's own (scoped by session id) */
-  private readonly mcp: McpManager;
+  private readonly mcp: McpHub;
 
   /** `base` holds the command-line choices; each session gets its own cwd. */
   constructor(private readonly base: SessionOptions, private readonly conn: () => Connection, private readonly options: { noMcp: boolean }) {
@@ -132,7 +132,7 @@ export class AcpAgent {
     await requireDirectory("session/new", params.cwd);
     const servers = mcpSpecs("session/new", params.mcpServers);
     const session = this.open(params.cwd);
-    this.mcp.setServers("acp", servers, session.id);
+    await this.mcp.setServers("acp", servers, session.id);
     this.sessions.set(session.id, session);
     setImmediate(() => session.advertiseCommands());
     return { sessionId: session.id, configOptions: configOptions(session.core) };
@@ -154,7 +154,7 @@ export class AcpAgent {
     }
     this.sessions.get(params.sessionId)?.core.store.close();
     this.sessions.set(params.sessionId, session);
-    this.mcp.setServers("acp", servers, params.sessionId);
+    await this.mcp.setServers("acp", servers, params.sessionId);
     session.replay(session.core.messages());
     setImmediate(() => session.advertiseCommands());
     return { configOptions: configOptions(session.core) };

@@ -17,7 +17,7 @@ import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "./todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
-import type { McpTools } from "../mcp/manager.ts";
+import type { McpTools } from "../mcp/index.ts";
 import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
 import { Compactor, type CompactorHost } from "./compactor.ts";
 import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";

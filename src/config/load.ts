@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Document } from "yaml";
 import { describeIssue } from "../rpc/commands.ts";
 import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
-import { configSchema, type ConfigFile } from "./schema.ts";
+import { configSchema, mcpServerSchema, type ConfigFile, type McpServerSpec } from "./schema.ts";
 import { envProviders } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -32,7 +32,7 @@ export interface Config {
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
   mcpPermissions: ConfigFile["permissions"]["mcp"];
-  mcpServers: ConfigFile["mcpServers"];
+  mcpServers: Record<string, McpServerSpec>;
   mcp: ConfigFile["mcp"];
   compaction: ConfigFile["compaction"];
   retry: ConfigFile["retry"];
@@ -63,7 +63,26 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     const line = raw.lineOf?.(issue.path);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue(issue)}`);
   }
-  return build(config.data, { novaHome, file: raw.value ? file : undefined, env, warnings });
+  const mcpServers: Record<string, McpServerSpec> = {};
+  for (const [name, spec] of Object.entries(config.data.mcpServers)) {
+    const server = mcpServerSchema().safeParse(spec, { reportInput: true });
+    if (!server.success) {
+      const issue = innermost(server.error.issues[0]!, spec);
+      const path = ["mcpServers", name, ...issue.path];
+      const line = raw.lineOf?.(path);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue({ ...issue, path })}`);
+    }
+    mcpServers[name] = server.data;
+  }
+  return build({ ...config.data, mcpServers }, { novaHome, file: raw.value ? file : undefined, env, warnings });
+}
+
+/** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */
+function innermost<I extends { code?: string; path: PropertyKey[] }>(issue: I, spec: unknown): I {
+  const errors = (issue as { errors?: I[][] }).errors;
+  if (issue.code !== "invalid_union" || !errors) return issue;
+  const shape = spec && typeof spec === "object" && "url" in spec && !("command" in spec) ? 1 : 0;
+  return errors[shape]?.[0] ?? issue;
 }
 
 function parseYaml(
@@ -119,7 +138,7 @@ function substituteEnv(doc: Document, env: Record<string, string | undefined>, w
 }
 
 function build(
-  file: ConfigFile,
+  file: Omit<ConfigFile, "mcpServers"> & { mcpServers: Record<string, McpServerSpec> },
   ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[] },
 ): Config {
   const providers: ProviderEntry[] = [];
@@ -179,7 +198,7 @@ function build(
 }
 
 /** Header values and secret-looking env values of an MCP server: tokens that must not be echoed. */
-export function mcpSecrets(server: ConfigFile["mcpServers"][string]): string[] {
+export function mcpSecrets(server: McpServerSpec): string[] {
   const headers = "headers" in server ? Object.values(server.headers ?? {}) : [];
   const env = "env" in server ? Object.entries(server.env ?? {}).filter(([k]) => /key|token|secret|password|auth/i.test(k)).map(([, v]) => v) : [];
   return [...headers, ...env].filter((v) => v.length >= 8);

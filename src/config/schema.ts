@@ -38,26 +38,35 @@ const stringMap = () => z.optional(z.record(z.string(), z.string()));
 /**
  * One MCP server in the shape MCP clients share: a command to spawn (stdio)
  * or a URL (streamable HTTP, falling back to the legacy SSE transport).
- * `type` pins the transport when a host knows it.
+ * `type` pins the transport when a host knows it. Built on first use: most
+ * starts have no server to check.
  */
-export const mcpServerSchema = z.union([
-  z.object({
-    type: z.optional(z.literal("stdio")),
-    command: z.string().check(z.minLength(1)),
-    args: z._default(z.array(z.string()), []),
-    env: stringMap(),
-    cwd: z.optional(z.string()),
-    enabled: z._default(z.boolean(), true),
-  }),
-  z.object({
-    type: z.optional(z.enum(["http", "sse"])),
-    url: z.url(),
-    headers: stringMap(),
-    enabled: z._default(z.boolean(), true),
-  }),
-]);
+const buildMcpServerSchema = () =>
+  z.union([
+    z.object({
+      type: z.optional(z.literal("stdio")),
+      command: z.string().check(z.minLength(1)),
+      args: z._default(z.array(z.string()), []),
+      env: stringMap(),
+      cwd: z.optional(z.string()),
+      enabled: z._default(z.boolean(), true),
+    }),
+    z.object({
+      type: z.optional(z.enum(["http", "sse"])),
+      url: z.url(),
+      headers: stringMap(),
+      enabled: z._default(z.boolean(), true),
+    }),
+  ]);
 
-export type McpServerSpec = z.infer<typeof mcpServerSchema>;
+let mcpServer: ReturnType<typeof buildMcpServerSchema> | undefined;
+
+export function mcpServerSchema(): ReturnType<typeof buildMcpServerSchema> {
+  mcpServer ??= buildMcpServerSchema();
+  return mcpServer;
+}
+
+export type McpServerSpec = z.infer<ReturnType<typeof buildMcpServerSchema>>;
 
 /** Server names become part of tool names, so they are kept to what every provider accepts. */
 export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -"));
@@ -75,7 +84,8 @@ export const configSchema = z.object({
     }),
     { bash: bashRules, mcp: mcpRules },
   ),
-  mcpServers: z._default(z.record(mcpServerName(), mcpServerSchema), {}),
+  /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
+  mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),
   mcp: z._default(
     z.object({
       waitMs: z._default(nonNegativeInt(), mcpSettings.waitMs),

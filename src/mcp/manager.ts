@@ -192,13 +192,3 @@ export class McpManager {
   }
 }
 
-/** The manager of a front end; the front end starts the config file's servers when it is ready to report on them. */
-export function createMcp(config: { mcp: McpSettings; mcpPermissions: McpRules }, disabled: boolean, events: Pick<McpManagerOptions, "onStatus" | "onNotice">): McpManager {
-  return new McpManager({
-    settings: config.mcp,
-    rules: config.mcpPermissions,
-    disabled,
-    ...events,
-    log: (line) => process.stderr.write(`nova: ${line}\n`),
-  });
-}

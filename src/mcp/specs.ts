@@ -14,7 +14,7 @@ export function parseSpecs(raw: Record<string, unknown>, field: string, env: Rec
   const nameCheck = mcpServerName();
   for (const [name, value] of Object.entries(raw)) {
     if (!nameCheck.safeParse(name).success) throw new SpecError(`${field}: server name ${JSON.stringify(name)} must be letters, digits, _ . or -`);
-    const parsed = mcpServerSchema.safeParse(expand(value, env));
+    const parsed = mcpServerSchema().safeParse(expand(value, env));
     if (!parsed.success) throw new SpecError(`${field}.${name}: ${describe(value, parsed.error.issues)}`);
     specs[name] = parsed.data;
   }

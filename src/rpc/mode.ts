@@ -8,7 +8,7 @@ import { Conversations } from "../agent/conversations.ts";
 import type { SessionOptions } from "../agent/session.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
-import { createMcp } from "../mcp/manager.ts";
+import { createMcp } from "../mcp/index.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
@@ -64,7 +64,7 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
 
   writer.send({ type: "ready" });
   // connecting in the background: neither ready nor the first command waits for a server
-  mcp.setServers("config", config.mcpServers);
+  void mcp.setServers("config", config.mcpServers);
   // while the host reads `ready`: the system prompt's files and the local date's
   // time-zone data, so the first get_state or prompt does not wait for them
   setImmediate(() => void conversations.current.systemPrompt());

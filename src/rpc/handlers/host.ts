@@ -21,10 +21,10 @@ export function hostHandlers(ctx: HandlerContext) {
       ctx.hostTools = c.tools.map((definition) => hostTool(definition, ctx.bridge.callTool));
       return { toolNames: c.tools.map((t) => t.name) };
     },
-    set_mcp_servers: (c: CommandOf<"set_mcp_servers">) => {
+    set_mcp_servers: async (c: CommandOf<"set_mcp_servers">) => {
       const specs = parseSpecs(c.servers, "servers", ctx.config.env);
       ctx.config.secrets.push(...Object.values(specs).flatMap(mcpSecrets));
-      return { serverNames: ctx.mcp.setServers("rpc", specs) };
+      return { serverNames: await ctx.mcp.setServers("rpc", specs) };
     },
     get_mcp_servers: () => ({ servers: ctx.session.options.mcp?.servers() ?? [] }),
     set_host_uri_schemes: (c: CommandOf<"set_host_uri_schemes">) => ({ schemes: ctx.bridge.setSchemes(c.schemes) }),
