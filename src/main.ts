@@ -5,7 +5,8 @@ import { statSync } from "node:fs";
 import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
-import { claimStdout } from "./rpc/writer.ts";
+import { claimStdout } from "./wire/writer.ts";
+import { parseModelRef } from "./core/model-ref.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: Args;
@@ -19,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.action === "version") return print(versionLine() + "\n");
   if (args.action === "help") return print(helpText);
   if (args.action === "print-schema") {
-    const { printSchema } = await import("./cli/schema.ts");
+    const { printSchema } = await import("./rpc/print-schema.ts");
     return print(printSchema());
   }
 
@@ -44,6 +45,21 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  if (args.sandbox) config.sandbox = { ...config.sandbox, mode: args.sandbox };
+  let sandbox: import("./sandbox/index.ts").Sandbox | undefined;
+  if (config.sandbox.mode !== "off") {
+    // loaded only when asked for: a start without the sandbox pays nothing for it
+    const { prepareSandbox, SandboxUnavailableError } = await import("./sandbox/index.ts");
+    try {
+      sandbox = prepareSandbox(config.sandbox, { novaHome: config.novaHome, home: process.env.HOME, configFile: config.file });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      process.stderr.write(`nova: ${error.message}\n`);
+      return 1;
+    }
+    if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
+  }
+
   const writer = claimStdout();
   const options = {
     config,
@@ -55,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
     noSession: args.noSession,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
+    sandbox,
   };
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
@@ -67,9 +84,7 @@ async function main(argv: string[]): Promise<number> {
 function modelChoice(args: Args): { provider: string; id: string } | undefined {
   if (!args.model) return undefined;
   if (args.provider) return { provider: args.provider, id: args.model };
-  const slash = args.model.indexOf("/");
-  if (slash <= 0) return { provider: "", id: args.model };
-  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+  return parseModelRef(args.model);
 }
 
 function isDirectory(path: string): boolean {

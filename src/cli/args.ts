@@ -2,8 +2,7 @@
  * The fixed command line of PROTOCOL.md §8. Hand-parsed: the surface is small
  * and every mistake must name the flag and exit 2 before anything starts.
  */
-import { thinkingLevels } from "../rpc/commands.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import { sandboxModes, thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp";
 
@@ -21,6 +20,8 @@ export interface Args {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   messageSnapshots: boolean;
+  /** the OS sandbox's mode, over the config's sandbox.mode */
+  sandbox?: (typeof sandboxModes)[number];
   action?: "version" | "help" | "print-schema";
 }
 
@@ -36,6 +37,7 @@ const valueFlags = {
   "--session-dir": "sessionDir",
   "--system-prompt": "systemPrompt",
   "--append-system-prompt": "appendSystemPrompt",
+  "--sandbox": "sandbox",
 } as const;
 
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp"];
@@ -85,6 +87,9 @@ export function parseArgs(argv: string[]): Args {
   if (args.thinking !== undefined && !(thinkingLevels as readonly string[]).includes(args.thinking)) {
     throw new UsageError(`--thinking must be one of ${thinkingLevels.join(", ")}, got "${args.thinking}"`);
   }
+  if (args.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(args.sandbox)) {
+    throw new UsageError(`--sandbox must be one of ${sandboxModes.join(", ")}, got "${args.sandbox}"`);
+  }
   if (args.noSession && args.sessionDir) throw new UsageError("--no-session and --session-dir cannot be combined");
   return args;
 }
@@ -107,6 +112,7 @@ Options:
   --no-mcp                    start no MCP server (config, RPC host or ACP editor)
   --system-prompt TEXT        replace the base system prompt
   --append-system-prompt TEXT append to the system prompt
+  --sandbox MODE               run the model's commands in an OS sandbox: off, workspace-write, read-only
   --message-snapshots         repeat the whole partial message in every message_update (Pi's cost model)
   --print-schema              print the JSON Schema of every command and event
   --version, --help

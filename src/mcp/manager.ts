@@ -6,7 +6,8 @@
  * `list_changed` notification made stale.
  */
 import type { McpServerSpec } from "../config/schema.ts";
-import type { Tool } from "../tools/types.ts";
+import type { ImageContent } from "../core/messages.ts";
+import type { McpTool } from "./types.ts";
 import { qualifiedName, uniqueNames } from "./names.ts";
 import { promptArguments, promptCommand, promptMessage, slashCommand, type PromptCommand } from "./prompts.ts";
 import { McpServer, type RemotePrompt, type ServerSource, type ServerState } from "./server.ts";
@@ -44,18 +45,18 @@ export interface McpManagerOptions {
 
 /** What a session sees: the servers of the process plus those of its own scope (an ACP session). */
 export interface McpTools {
-  tools(): Tool[];
+  tools(): McpTool[];
   /** waits for list refreshes and, up to the configured limit, for servers still connecting */
   beforeRequest(signal: AbortSignal): Promise<void>;
   servers(): ServerStatus[];
   commands(): PromptCommand[];
   /** a `/mcp__server__prompt args` message expanded through prompts/get; undefined when it names no prompt */
-  expand(text: string): Promise<{ text: string; images: { type: "image"; data: string; mimeType: string }[] } | undefined>;
+  expand(text: string): Promise<{ text: string; images: ImageContent[] } | undefined>;
 }
 
 interface Built {
   version: number;
-  tools: Tool[];
+  tools: McpTool[];
   toolNames: Map<McpServer, string[]>;
   prompts: { name: string; server: McpServer; prompt: RemotePrompt }[];
 }

@@ -2,7 +2,7 @@
  * MCP prompts as slash commands: `/mcp__<server>__<prompt> args` is expanded
  * through `prompts/get` into the text (and images) of the user's message.
  */
-import type { ToolResult } from "../tools/types.ts";
+import type { ImageContent } from "../core/messages.ts";
 import { toBlock, type McpBlock } from "./results.ts";
 import type { RemotePrompt } from "./server.ts";
 
@@ -55,9 +55,9 @@ export function promptArguments(prompt: RemotePrompt, rest: string): Record<stri
 }
 
 /** A prompt's messages flattened into one user message: their text joined, images kept. */
-export function promptMessage(messages: { role: string; content: McpBlock }[]): { text: string; images: Extract<ToolResult["content"][number], { type: "image" }>[] } {
+export function promptMessage(messages: { role: string; content: McpBlock }[]): { text: string; images: ImageContent[] } {
   const texts: string[] = [];
-  const images: Extract<ToolResult["content"][number], { type: "image" }>[] = [];
+  const images: ImageContent[] = [];
   for (const message of messages) {
     const block = toBlock(message.content);
     if (block.type === "image") images.push(block);

@@ -3,10 +3,10 @@
  * stays text, images become nova's image block, embedded resources become
  * text, and what cannot be shown to a model is named instead of dropped.
  */
-import { isSupportedImageType } from "../tools/images.ts";
-import type { ToolResult } from "../tools/types.ts";
+import { imageMimeTypes } from "../core/enums.ts";
+import type { McpResult } from "./types.ts";
 
-type Block = ToolResult["content"][number];
+type Block = McpResult["content"][number];
 
 /** The content block kinds of the MCP specification (2025-06-18), loosely typed: servers send what they send. */
 export interface McpBlock {
@@ -27,7 +27,7 @@ export interface McpCallResult {
   toolResult?: unknown;
 }
 
-export function toToolResult(result: McpCallResult, server: string): ToolResult {
+export function toToolResult(result: McpCallResult, server: string): McpResult {
   const content = (result.content ?? []).map(toBlock);
   if (content.length === 0 && result.toolResult !== undefined) content.push({ type: "text", text: JSON.stringify(result.toolResult) });
   if (content.length === 0 && result.structuredContent !== undefined) content.push({ type: "text", text: JSON.stringify(result.structuredContent) });
@@ -42,7 +42,7 @@ export function toBlock(block: McpBlock): Block {
     case "text":
       return { type: "text", text: block.text ?? "" };
     case "image":
-      if (block.data && block.mimeType && isSupportedImageType(block.mimeType)) return { type: "image", data: block.data, mimeType: block.mimeType };
+      if (block.data && block.mimeType && (imageMimeTypes as readonly string[]).includes(block.mimeType)) return { type: "image", data: block.data, mimeType: block.mimeType };
       return { type: "text", text: `[image of type ${block.mimeType ?? "unknown"}, ${base64Bytes(block.data)} bytes, not shown: only PNG, JPEG, GIF and WebP reach the model]` };
     case "audio":
       return { type: "text", text: `[audio of type ${block.mimeType ?? "unknown"}, ${base64Bytes(block.data)} bytes, not shown]` };

@@ -5,9 +5,9 @@
  * it, and the next use starts it again, waiting longer after each failure.
  */
 import type { McpServerSpec } from "../config/schema.ts";
-import { ToolError } from "../tools/types.ts";
 import { connect, type Client } from "./connect.ts";
 import type { McpCallResult } from "./results.ts";
+import { McpCallError } from "./types.ts";
 
 export type ServerState = "connecting" | "connected" | "failed" | "disabled";
 export type ServerSource = "config" | "rpc" | "acp";
@@ -158,13 +158,13 @@ export class McpServer {
 
   /** The connected client, starting the server again when its backoff has passed. */
   private async ready(what: string): Promise<Client> {
-    if (this.state === "disabled") throw new ToolError(`MCP server "${this.name}" is disabled${this.error ? ` (${this.error})` : ""}, so nova cannot ${what}`);
+    if (this.state === "disabled") throw new McpCallError(`MCP server "${this.name}" is disabled${this.error ? ` (${this.error})` : ""}, so nova cannot ${what}`);
     if (this.state === "failed" && Date.now() >= this.retryAt && !this.closed) this.start();
     await this.settled();
     if (this.client && this.state === "connected") return this.client;
     const wait = Math.max(0, this.retryAt - Date.now());
     const retry = wait > 0 ? `; nova starts it again on the next use after ${Math.ceil(wait / 1000)} s` : "; nova starts it again on the next use";
-    throw new ToolError(`MCP server "${this.name}" is not available (${this.error ?? "not connected"}), so nova could not ${what}${retry}`);
+    throw new McpCallError(`MCP server "${this.name}" is not available (${this.error ?? "not connected"}), so nova could not ${what}${retry}`);
   }
 
   private lost(client: Client | undefined): void {
@@ -219,13 +219,13 @@ export class McpServer {
     return `it could not be started: ${message}`;
   }
 
-  private callError(what: string, error: unknown): ToolError {
+  private callError(what: string, error: unknown): McpCallError {
     const code = (error as { code?: number })?.code;
     const message = (error as Error)?.message ?? String(error);
     if (code === -32001) {
-      return new ToolError(`MCP server "${this.name}" did not answer ${what} within ${this.hooks.callTimeoutMs / 1000} s; nova cancelled the call`);
+      return new McpCallError(`MCP server "${this.name}" did not answer ${what} within ${this.hooks.callTimeoutMs / 1000} s; nova cancelled the call`);
     }
-    if (code === -32000 || !this.client) return new ToolError(`MCP server "${this.name}" went away during ${what} (${this.error ?? message})`);
-    return new ToolError(`MCP server "${this.name}" answered ${what} with an error: ${message}`);
+    if (code === -32000 || !this.client) return new McpCallError(`MCP server "${this.name}" went away during ${what} (${this.error ?? message})`);
+    return new McpCallError(`MCP server "${this.name}" answered ${what} with an error: ${message}`);
   }
 }

@@ -12,8 +12,9 @@ export class ProviderFailure extends Error {
   }
 }
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 529]);
-/** Error codes and types that name a passing condition on the provider side. */
+/** The 4xx answers that name a passing condition; every other 4xx is the request's fault and never retried. */
+const RETRYABLE_4XX = new Set([408, 409, 429]);
+/** Error codes and types that name a passing condition, for errors that arrive without an HTTP status (mid-stream). */
 const TRANSIENT_KIND = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit|server[_ ]error|api[_ ]error|internal|timeout/i;
 
 /** Texts and codes that OpenAI, Anthropic, Gemini, Ollama, llama.cpp and OpenRouter use for a prompt that does not fit. */
@@ -37,14 +38,15 @@ export function isContextOverflow(text: string): boolean {
 }
 
 /**
- * An error reported by the provider. `kind` is the provider's own code or
- * type (`overloaded_error`, `rate_limit_exceeded`, …); it counts for both
- * retry and overflow detection.
+ * An error reported by the provider. With an HTTP status the status alone
+ * decides the retry (a proxy may label a 401 `server_error`); without one,
+ * `kind`, the provider's own code or type (`overloaded_error`,
+ * `rate_limit_exceeded`, …), does. Both count for overflow detection.
  */
 export function classifyError(message: string, kind = "", status?: number): ProviderError {
   const both = `${kind} ${message}`;
   const retryable =
-    (status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500)) || TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
+    status !== undefined ? RETRYABLE_4XX.has(status) || status >= 500 : TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
   const error: ProviderError = { message, retryable };
   if (status !== undefined) error.status = status;
   if (isContextOverflow(both)) {
@@ -95,11 +97,75 @@ export function errorFromJson(value: unknown): { message: string; kind: string }
   return undefined;
 }
 
-/** A failed connection or read: worth retrying, since the next attempt may reach the server. */
-export function networkError(e: unknown): ProviderFailure {
+/** How much of an error body is kept; the rest is not read. */
+export const ERROR_BODY_KEEP = 1024 * 1024;
+
+/**
+ * Reads an error body: at most `keep` bytes as text (the rest is cancelled,
+ * never read), under the same idle timeout as a stream. A stall ends the
+ * read with what arrived so far instead of hanging the turn.
+ */
+export async function readErrorBody(
+  body: ReadableStream<Uint8Array> | null,
+  idleTimeoutMs: number,
+  keep = ERROR_BODY_KEEP,
+): Promise<{ text: string; cut: boolean; stalled: boolean }> {
+  if (!body) return { text: "", cut: false, stalled: false };
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  let stalled = false;
+  try {
+    while (size < keep) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"stalled">((resolve) => {
+        timer = setTimeout(() => resolve("stalled"), idleTimeoutMs);
+      });
+      const next = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
+      if (next === "stalled") {
+        stalled = true;
+        break;
+      }
+      if (next.done) break;
+      const room = keep - size;
+      if (next.value.length > room) cut = true;
+      parts.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+      size += Math.min(room, next.value.length);
+      if (size >= keep) cut = true;
+    }
+  } catch {
+    // a broken connection while reading the error body: what arrived is the message
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(parts)), cut, stalled };
+}
+
+/**
+ * A failed connection or read, naming the URL and the cause. A refused
+ * connection, an unknown host or a bad certificate is a mistake in the
+ * config that no retry fixes, so it fails at once; a reset or a timeout may
+ * pass, so it is retried.
+ */
+export function networkError(e: unknown, url: string): ProviderFailure {
+  const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : "";
   // Bun appends advice about `verbose: true` that means nothing to a user
-  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
-  return new ProviderFailure({ message: `network error: ${message}`, retryable: true });
+  const raw = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  const fatal = (cause: string) => new ProviderFailure({ message: `cannot connect to ${url}: ${cause}`, retryable: false });
+  if (code === "ECONNREFUSED") return fatal("connection refused");
+  if (code === "ENOTFOUND") return fatal(`unknown host ${hostOf(url)}`);
+  if (/CERT|SSL|TLS|SELF_SIGNED/.test(code)) return fatal(`TLS certificate problem (${code})`);
+  if (code === "ECONNRESET") return new ProviderFailure({ message: `connection to ${url} was reset`, retryable: true });
+  return new ProviderFailure({ message: `network error talking to ${url}: ${raw}`, retryable: true });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
 }
 
 /** An error object that arrived inside a 200 stream (any provider's shape). */
@@ -108,11 +174,15 @@ export function streamFailure(value: unknown): ProviderFailure {
   return new ProviderFailure(classifyError(parsed.message, parsed.kind));
 }
 
-/** A failed HTTP response as a `ProviderError`; reads the body. */
-export async function httpError(res: Response): Promise<ProviderError> {
-  const body = await res.text().catch(() => "");
-  const { message, kind } = errorBodyText(body);
-  const error = classifyError(`HTTP ${res.status}: ${message || res.statusText || "no error message"}`, kind, res.status);
+/**
+ * A failed HTTP response as a `ProviderError`. Reads at most 1 MiB of the
+ * body, and stops waiting for it after `idleTimeoutMs` without data.
+ */
+export async function httpError(res: Response, idleTimeoutMs = 120_000): Promise<ProviderError> {
+  const body = await readErrorBody(res.body, idleTimeoutMs);
+  const { message, kind } = errorBodyText(body.text);
+  const note = body.stalled ? " (the error body stalled)" : body.cut ? " (error body cut at 1 MiB)" : "";
+  const error = classifyError(`HTTP ${res.status}: ${message || res.statusText || "no error message"}${note}`, kind, res.status);
   const retryAfter = parseRetryAfter(res.headers);
   if (retryAfter !== undefined) error.retryAfterSeconds = retryAfter;
   return error;

@@ -4,9 +4,9 @@
  * no ids (ids are made here). `thoughtSignature`s ride on parts and must be
  * echoed back. Usage repeats on every chunk, so only the last one counts.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, billedOutput, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
@@ -16,7 +16,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const google: Provider = {
   api: "google",
-  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request, signal),
 };
 
 type Part = Record<string, unknown>;
@@ -99,7 +99,9 @@ interface GoogleChunk {
     promptTokenCount?: number;
     candidatesTokenCount?: number;
     thoughtsTokenCount?: number;
+    toolUsePromptTokenCount?: number;
     cachedContentTokenCount?: number;
+    totalTokenCount?: number;
   };
   promptFeedback?: { blockReason?: string };
   error?: unknown;
@@ -148,10 +150,8 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
 }
 
 function googleUsage(meta: NonNullable<GoogleChunk["usageMetadata"]>): UsageUpdate {
+  const prompt = (meta.promptTokenCount ?? 0) + (meta.toolUsePromptTokenCount ?? 0);
   const cached = meta.cachedContentTokenCount ?? 0;
-  return {
-    input: (meta.promptTokenCount ?? 0) - cached,
-    output: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
-    cacheRead: cached,
-  };
+  const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
+  return { input: prompt - cached, output: billedOutput(output, prompt, meta.totalTokenCount), cacheRead: cached };
 }

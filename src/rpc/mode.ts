@@ -9,12 +9,13 @@ import type { SessionOptions } from "../agent/session.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
 import { createMcp } from "../mcp/index.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
-import type { FrameWriter } from "./writer.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 
 export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean; noMcp: boolean }): Promise<number> {
   const snapshots = options.messageSnapshots;
@@ -48,14 +49,18 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     },
     () => writer.drained(),
   );
-  conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
+  conversations.onBackgroundSettled((session, aborted) =>
+    bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
+  );
   const server = new RpcServer(writer, createDispatch(context));
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
+    // background ones first, so their notices come before the attached run's agent_settled
+    await conversations.stopAll(0);
+    await conversations.current.abort();
     await Promise.all([finish(writer), mcp.close()]);
     process.exit(0);
   };
@@ -70,9 +75,8 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   setImmediate(() => void conversations.current.systemPrompt());
   await server.serve(Bun.stdin.stream());
   bridge.close();
-  const session = conversations.current;
-  session.denyPendingPermissions();
-  await Promise.all([session.waitForIdle(), conversations.stopAll()]);
+  conversations.closePermissions(HOST_GONE);
+  await Promise.all([conversations.current.waitForIdle(), conversations.stopAll()]);
   await Promise.all([finish(writer), mcp.close()]);
   return 0;
 }
