@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { f, startAcp, type AcpNova } from "../acp/client.ts";
 import { everythingHttp, everythingStdio, filesystem } from "./support.ts";
 
+/** these tests spawn nova and MCP servers */
+const SLOW = 60_000;
 let n: AcpNova | undefined;
 afterEach(async () => {
   await n?.close();
@@ -52,7 +54,7 @@ test("initialize advertises http and sse; session/new servers (stdio and http) a
   } finally {
     await http.stop();
   }
-});
+}, SLOW);
 
 test("a malformed server in session/new is refused naming it", async () => {
   n = await startAcp();
@@ -61,4 +63,4 @@ test("a malformed server in session/new is refused naming it", async () => {
     code: -32602,
     message: expect.stringContaining("mcpServers.bad: command"),
   });
-});
+}, SLOW);

@@ -7,6 +7,8 @@ import { tempDir, type Frame } from "../support/nova.ts";
 import { everythingHttp, everythingStdio, filesystem, fixture, offered, statusOf } from "./support.ts";
 
 const open = scenarios();
+/** these tests spawn nova and MCP servers, several at once on a busy machine */
+const SLOW = 60_000;
 const toolEnd = (frames: Frame[], id?: string) => frames.find((f) => f.type === "tool_execution_end" && (!id || f.toolCallId === id))!;
 
 describe("servers from the config", () => {
@@ -26,7 +28,7 @@ describe("servers from the config", () => {
     const echo = dump.find((t: any) => t.name === "mcp__everything__echo");
     expect(echo.description).toBe("Echoes back the input string");
     expect(echo.parameters).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
-  });
+  }, SLOW);
 
   test("text, image, structured and error results; the model sees the server's schema", async () => {
     const s = await open({ extra: { mcpServers: { everything: everythingStdio } } });
@@ -52,7 +54,7 @@ describe("servers from the config", () => {
     const sum = toolEnd(frames, "c4");
     expect(sum.isError).toBe(true);
     expect(JSON.stringify(sum.result.content)).toMatch(/invalid|expected/i);
-  });
+  }, SLOW);
 
   test("progress becomes tool_execution_update; abort cancels the call at the server", async () => {
     const s = await open({ extra: { mcpServers: { everything: everythingStdio, fx: fixture("changing") } } });
@@ -77,7 +79,7 @@ describe("servers from the config", () => {
     expect(end.result.content[0].text).toContain("aborted");
     await s.nova.waitFor((f) => f.type === "agent_settled", from);
     await s.nova.waitForStderr("[mcp fx] wait: cancelled by the client");
-  });
+  }, SLOW);
 
   test("a call that outlives callTimeoutMs ends with a clear error", async () => {
     const s = await open({ extra: { mcpServers: { fx: fixture("changing") }, mcp: { callTimeoutMs: 300 } } });
@@ -85,7 +87,7 @@ describe("servers from the config", () => {
     s.server.enqueue(s.f.toolCalls([{ id: "w1", name: "mcp__fx__wait", args: {} }]), s.f.text("ok"));
     const frames = await promptAndSettle(s.nova, "wait");
     expect(toolEnd(frames)).toMatchObject({ isError: true, result: { content: [{ type: "text", text: 'MCP server "fx" did not answer tools/call wait within 0.3 s; nova cancelled the call' }] } });
-  });
+  }, SLOW);
 
   test("tools/list_changed refreshes the tools before the next model request", async () => {
     const s = await open({ extra: { mcpServers: { fx: fixture("changing") }, permissions: { mcp: { allow: ["fx__*"] } } } });
@@ -95,7 +97,7 @@ describe("servers from the config", () => {
     expect(offered(s.server.requests[0]!.body)).not.toContain("mcp__fx__added_tool");
     expect(offered(s.server.requests[1]!.body)).toContain("mcp__fx__added_tool");
     expect(toolEnd(frames, "a2").result.content).toEqual([{ type: "text", text: "added 7" }]);
-  });
+  }, SLOW);
 
   test("a server that exits on its first call: an error naming it, status frames, a restart on next use, stderr prefixed", async () => {
     const s = await open({ extra: { mcpServers: { flaky: fixture("exit-on-call") }, permissions: { mcp: { allow: ["flaky__boom"] } } } });
@@ -117,7 +119,7 @@ describe("servers from the config", () => {
     const statuses = s.nova.frames.slice(from).filter((f) => f.type === "mcp_server_status").map((f) => f.status);
     expect(statuses).toEqual(["failed", "connecting", "connected", "failed"]);
     expect((await s.nova.request({ type: "get_state" })).success).toBe(true);
-  });
+  }, SLOW);
 
   test("a server that never answers initialize: the run waits mcp.waitMs, goes on and says so once; it fails at connectTimeoutMs", async () => {
     const s = await open({ args: ["--no-session", "--mode", "rpc-ui"], extra: { mcpServers: { silent: fixture("silent") }, mcp: { waitMs: 300, connectTimeoutMs: 4000 } } });
@@ -129,7 +131,7 @@ describe("servers from the config", () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ notifyType: "warning", message: 'MCP server "silent" is still connecting after 0.3 s; going on without its tools' });
     expect(await statusOf(s.nova, "silent", "failed")).toMatchObject({ error: "it did not answer initialize within 4 s" });
-  });
+  }, SLOW);
 
   test("permissions: asked like a flagged command with the arguments, unless readOnlyHint or an allow rule; deny blocks", async () => {
     const dir = tempDir("nova-mcp-fs-");
@@ -157,7 +159,7 @@ describe("servers from the config", () => {
     expect(toolEnd(frames, "r1").result.content[0].text).toBe("alpha");
     expect(readFileSync(target, "utf8")).toBe("beta");
     expect(toolEnd(frames, "m1")).toMatchObject({ isError: true, result: { content: [{ text: 'mcp__fs__move_file: blocked by the deny rule "fs__move_file" in permissions.mcp' }] } });
-  });
+  }, SLOW);
 
   test("sub-agents started by the task tool get the parent's MCP tools", async () => {
     const s = await open({ extra: { mcpServers: { everything: everythingStdio } } });
@@ -171,7 +173,7 @@ describe("servers from the config", () => {
     await promptAndSettle(s.nova, "delegate");
     expect(offered(s.server.requests[1]!.body)).toContain("mcp__everything__echo");
     expect(JSON.stringify(s.server.requests[2]!.body.messages)).toContain("Echo: from the child");
-  });
+  }, SLOW);
 
   test("prompts are commands, and /mcp__server__prompt expands through prompts/get", async () => {
     const s = await open({ extra: { mcpServers: { everything: everythingStdio } } });
@@ -193,7 +195,7 @@ describe("servers from the config", () => {
     const sent = JSON.stringify(s.server.requests[0]!.body.messages);
     expect(sent).toContain("Paris");
     expect(sent).not.toContain("/mcp__everything__args-prompt");
-  });
+  }, SLOW);
 });
 
 describe("servers over HTTP", () => {
@@ -217,7 +219,7 @@ describe("servers over HTTP", () => {
     } finally {
       await http.stop();
     }
-  });
+  }, SLOW);
 
   test("a URL that only speaks the legacy SSE transport is reached through the fallback", async () => {
     const sse = await everythingHttp("sse");
@@ -230,7 +232,7 @@ describe("servers over HTTP", () => {
     } finally {
       await sse.stop();
     }
-  });
+  }, SLOW);
 });
 
 describe("servers from the RPC host", () => {
@@ -255,7 +257,7 @@ describe("servers from the RPC host", () => {
     expect(neither.error).toContain('servers.y: needs "command" (a stdio server) or "url" (an HTTP server)');
     const badName = await s.nova.request({ type: "set_mcp_servers", servers: { "a b": everythingStdio } });
     expect(badName.error).toContain('server name "a b"');
-  });
+  }, SLOW);
 
   test("${VAR} in a host-given spec is expanded from nova's environment", async () => {
     const dir = tempDir("nova-mcp-var-");
@@ -269,7 +271,7 @@ describe("servers from the RPC host", () => {
     s.server.enqueue(s.f.toolCalls([{ id: "v1", name: "mcp__fs__read_text_file", args: { path: join(dir, "sub", "n.txt") } }]), s.f.text("ok"));
     const frames = await promptAndSettle(s.nova, "read");
     expect(toolEnd(frames).result.content[0].text).toBe("var ok");
-  });
+  }, SLOW);
 
   test("--no-mcp: every server is listed as disabled and none is started", async () => {
     const s = await open({ args: ["--no-session", "--no-mcp"], extra: { mcpServers: { everything: everythingStdio } } });
@@ -281,5 +283,5 @@ describe("servers from the RPC host", () => {
     ]);
     expect((await s.nova.request({ type: "get_state" })).data.dumpTools.some((t: any) => t.name.startsWith("mcp__"))).toBe(false);
     expect(s.nova.stderr).not.toContain("[mcp");
-  });
+  }, SLOW);
 });
