@@ -4,7 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-import { apiNames, sandboxModes, thinkingLevels } from "../core/enums.ts";
+import { apiNames, permissionModes, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -23,7 +23,10 @@ const modelSchema = z.object({
 
 const providerSchema = z.object({
   api: z.enum(apiNames),
-  baseUrl: z.url(),
+  /** required by every api but `scripted` (checked in load.ts, which knows the line) */
+  baseUrl: z.optional(z.url()),
+  /** api scripted: the script file, relative to the config file */
+  script: z.optional(z.string().check(z.minLength(1))),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
   models: z._default(z.array(modelSchema), []),
@@ -83,8 +86,9 @@ export const configSchema = z.object({
     z.object({
       bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
       mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
+      mode: z._default(z.enum(permissionModes), "default"),
     }),
-    { bash: bashRules, mcp: mcpRules },
+    { bash: bashRules, mcp: mcpRules, mode: "default" },
   ),
   /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
   mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),

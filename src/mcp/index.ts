@@ -34,7 +34,10 @@ export class McpHub {
       },
       servers: () => current()?.servers() ?? [],
       commands: () => current()?.commands() ?? [],
-      expand: async (text) => current()?.expand(text),
+      expand: async (text) => {
+        if (this.loading) await this.loading;
+        return current()?.expand(text);
+      },
     };
   }
 

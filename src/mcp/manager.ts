@@ -124,6 +124,8 @@ export class McpManager {
       commands: () => build().prompts.map((p) => promptCommand(p.name, p.prompt)),
       expand: async (text) => {
         const command = slashCommand(text);
+        // a prompt sent right after start may name a server still connecting
+        if (command?.name.startsWith("mcp__")) await this.beforeRequest(visible(), new AbortController().signal, scopeId());
         const entry = command && build().prompts.find((p) => p.name === command.name);
         if (!command || !entry) return undefined;
         const result = await entry.server.getPrompt(entry.prompt.name, promptArguments(entry.prompt, command.rest));

@@ -14,10 +14,11 @@ export interface ToolResult {
 }
 
 /**
- * Asked when a bash command matches a flagged rule, or an MCP tool needs
- * approval (then `arguments` holds the call's arguments); resolves true to run it.
+ * Asked when a bash command matches a flagged rule (`reason`: why it was
+ * flagged), or an MCP tool needs approval (`arguments`: the call's
+ * arguments); resolves true to run it.
  */
-export type PermissionAsker = (request: { toolName: string; command: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
+export type PermissionAsker = (request: { toolName: string; command: string; reason?: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
 
 export interface ToolContext {
   /** the session cwd; relative paths resolve against it */
