@@ -18,12 +18,14 @@ import { AUTH_REQUIRED, INVALID_PARAMS, INVALID_REQUEST, RESOURCE_NOT_FOUND, Rpc
 import {
   authenticateParams,
   cancelParams,
+  checkpointsParams,
   initializeParams,
   listSessionsParams,
   loadSessionParams,
   newSessionParams,
   parseParams,
   promptParams,
+  revertParams,
   setConfigOptionParams,
   setModelParams,
 } from "./params.ts";
@@ -71,6 +73,16 @@ export class AcpAgent {
           return {};
         },
         "session/set_config_option": async (p) => this.setConfigOption(p),
+        // nova's extension methods: ACP names them with a leading underscore; the bare name is accepted too
+        ...extension("nova/checkpoints", (p) => this.session(parseParams("_nova/checkpoints", checkpointsParams, p).sessionId).core.checkpoints.list()),
+        ...extension("nova/revert", (p) => {
+          const { sessionId, entryId, dryRun, paths, force } = parseParams("_nova/revert", revertParams, p);
+          const session = this.session(sessionId);
+          if (session.busy && !dryRun) throw new RpcError(INVALID_REQUEST, `Session ${sessionId} is running a prompt; cancel it or wait before reverting files`);
+          return session.core.checkpoints.revert(entryId, { dryRun, paths, force }).catch((error: Error) => {
+            throw new RpcError(INVALID_PARAMS, `Invalid params for _nova/revert: ${error.message}`);
+          });
+        }),
       },
       notifications: {
         "session/cancel": (p) => this.sessions.get(parseParams("session/cancel", cancelParams, p).sessionId)?.cancel(),
@@ -98,6 +110,7 @@ export class AcpAgent {
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: !this.options.noMcp, sse: !this.options.noMcp },
         sessionCapabilities: { list: {} },
+        _meta: { "nova/checkpoints": { version: 1 }, "nova/revert": { version: 1 } },
       },
       authMethods: this.authMethods(),
       agentInfo: { name: "nova", title: "nova", version: versionInfo().version },
@@ -135,6 +148,8 @@ export class AcpAgent {
     const servers = mcpSpecs("session/new", params.mcpServers);
     const session = this.open(params.cwd);
     await this.mcp.setServers("acp", servers, session.id);
+    // on disk at once, so session/load finds a session that never had a prompt
+    session.core.store.writeNow();
     this.sessions.set(session.id, session);
     setImmediate(() => session.advertiseCommands());
     return { sessionId: session.id, configOptions: configOptions(session.core) };
@@ -266,6 +281,11 @@ function mcpSpecs(method: string, servers: unknown[] | undefined) {
     if (error instanceof SpecError) throw new RpcError(INVALID_PARAMS, `Invalid params for ${method}: ${error.message}`);
     throw error;
   }
+}
+
+/** An extension method under ACP's `_name` and the bare name. */
+function extension(name: string, handler: (params: unknown) => Promise<unknown>): Record<string, (params: unknown) => Promise<unknown>> {
+  return { [`_${name}`]: handler, [name]: handler };
 }
 
 async function requireDirectory(method: string, cwd: string): Promise<void> {

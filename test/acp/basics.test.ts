@@ -2,7 +2,6 @@
 import { afterEach, expect, test } from "bun:test";
 import * as schema from "../../node_modules/@agentclientprotocol/sdk/dist/schema/zod.gen.js";
 import { fixtures } from "../support/fixtures/index.ts";
-import { cutAfter } from "../support/scenario.ts";
 import { f, PNG, startAcp, type AcpNova } from "./client.ts";
 
 let n: AcpNova | undefined;
@@ -78,8 +77,7 @@ test("unknown sessions, relative cwds, audio and a second concurrent prompt are 
   await expect(n.conn.newSession({ cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cwd") });
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
   await expect(n.conn.prompt({ sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("audio") });
-  // cut before the finish chunk: the first prompt must still be running when the second arrives
-  n.server.enqueue(cutAfter(f.text("slow"), "slow", "stall"));
+  n.server.enqueue(f.text("slow", { end: "stall", keep: 3 }));
   const first = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "one" }] });
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");
   await expect(n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "two" }] })).rejects.toMatchObject({ code: -32600 });
