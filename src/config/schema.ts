@@ -91,8 +91,9 @@ export const configSchema = z.object({
       bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
       mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
       mode: z._default(z.enum(permissionModes), "default"),
+      env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
     }),
-    { bash: bashRules, mcp: mcpRules, mode: "default" },
+    { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
   ),
   /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
   mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),
