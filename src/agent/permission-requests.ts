@@ -11,6 +11,8 @@ export interface PermissionAnnouncement {
   requestId: number;
   toolName: string;
   command: string;
+  /** an MCP tool call's arguments, for the host to show */
+  arguments?: Record<string, unknown>;
 }
 
 export class PermissionRequests {
@@ -19,9 +21,9 @@ export class PermissionRequests {
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
   /** Resolves with the host's answer; an abort denies; a host that is gone rejects with `HostGone`. */
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
+  ask = (request: Omit<PermissionAnnouncement, "requestId">, signal: AbortSignal): Promise<boolean> => {
     if (signal.aborted) return Promise.resolve(false);
-    const announce = (id: string) => this.announce({ requestId: Number(id), toolName: request.toolName, command: request.command });
+    const announce = (id: string) => this.announce({ requestId: Number(id), ...request });
     return this.table.open(announce, { signal }).catch((error) => {
       if (error instanceof HostGone) throw error;
       return false;
