@@ -6,6 +6,8 @@ import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
 import { claimStdout } from "./rpc/writer.ts";
+import type { SessionStore } from "./session/store.ts";
+import type { SessionOptions } from "./agent/session.ts";
 
 async function main(argv: string[]): Promise<number> {
   let args: Args;
@@ -38,38 +40,26 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`nova: --cwd ${cwd} is not a directory\n`);
     return 2;
   }
-  const model = modelChoice(args);
-  if (model && !config.providers.some((p) => p.name === model.provider && p.models.some((m) => m.id === model.id))) {
-    process.stderr.write(`nova: Model not found: ${model.provider}/${model.id}\n`);
+  const warn = (message: string) => process.stderr.write(`nova: warning: ${message}\n`);
+  const [{ launchOptions, startWhere }, { hasStartSpec, openStartSession, StartError }] = await Promise.all([import("./cli/launch.ts"), import("./session/start.ts")]);
+  let options: SessionOptions;
+  let start: SessionStore | undefined;
+  try {
+    options = launchOptions(args, config, cwd, process.env, warn);
+    if (args.mode !== "acp" && hasStartSpec(args)) start = await openStartSession(args, startWhere(options), warn);
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof StartError)) throw error;
+    process.stderr.write(`nova: ${error.message}\n`);
     return 2;
   }
 
   const writer = claimStdout();
-  const options = {
-    config,
-    cwd,
-    mode: args.mode,
-    model,
-    thinking: args.thinking,
-    sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
-    noSession: args.noSession,
-    systemPrompt: args.systemPrompt,
-    appendSystemPrompt: args.appendSystemPrompt,
-  };
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
     return runAcpMode(options, writer);
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots });
-}
-
-function modelChoice(args: Args): { provider: string; id: string } | undefined {
-  if (!args.model) return undefined;
-  if (args.provider) return { provider: args.provider, id: args.model };
-  const slash = args.model.indexOf("/");
-  if (slash <= 0) return { provider: "", id: args.model };
-  return { provider: args.model.slice(0, slash), id: args.model.slice(slash + 1) };
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name } });
 }
 
 function isDirectory(path: string): boolean {

@@ -30,6 +30,11 @@ import { thinkingLevels } from "../rpc/commands.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import type { RetrySettings } from "./retry.ts";
+import type { PermissionPrompt } from "../config/schema.ts";
+import { selectTools, type ToolSelection } from "./tool-selection.ts";
+import { permissionAsker } from "./permission-prompt.ts";
+import { sessionEnvironment } from "./tool-env.ts";
+import { scopedCycle, type ScopedModel } from "./model-scope.ts";
 
 export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
@@ -58,6 +63,18 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  // ----- from Pi's command line (cli/launch.ts) -----
+  /** --models: what cycle_model cycles, each with its optional thinking level */
+  modelScope?: ScopedModel[];
+  /** --tools, --exclude-tools, --no-tools, --no-builtin-tools */
+  toolSelection?: ToolSelection;
+  /** --no-context-files, --no-skills */
+  noContextFiles?: boolean;
+  noSkills?: boolean;
+  /** --no-mcp: no MCP servers are started */
+  noMcp?: boolean;
+  /** how flagged bash commands are asked about; "request" by default */
+  permissionPrompt?: PermissionPrompt;
 }
 
 
@@ -75,6 +92,8 @@ export class AgentSession implements LoopHost, CompactorHost {
   store: SessionStore;
   readonly todos = new TodoList();
   private readonly ownTools: Tool[];
+  private readonly taskAllowed: boolean;
+  private readonly asker: PermissionAsker;
   /** rebuilt when login adds a secret */
   private redactor: { count: number; apply: (text: string) => string } | undefined;
   private remindersLeft = 1;
@@ -107,13 +126,17 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.autoRetry = config.retry.enabled;
     const all = [...builtinTools({ permissions: config.permissions }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
-    this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
+    this.ownTools = selectTools(only ? all.filter((t) => only.includes(t.name)) : all, options.toolSelection);
+    this.taskAllowed = selectTools([taskTool], options.toolSelection).length > 0 && (!only || only.includes("task"));
+    this.asker = permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.ui });
     this.store = this.newStore();
     this.prompts = new PromptBuilder({
       cwd: options.cwd,
       novaHome: config.novaHome,
       custom: options.systemPrompt,
       append: options.appendSystemPrompt,
+      noContextFiles: options.noContextFiles,
+      noSkills: options.noSkills,
     });
   }
 
@@ -132,7 +155,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
   get tools(): Tool[] {
     const extra = this.options.host?.tools?.() ?? [];
-    const task = this.subagentRunner && (!this.options.toolFilter || this.options.toolFilter.includes("task")) ? [taskTool] : [];
+    const task = this.taskAllowed && this.subagentRunner ? [taskTool] : [];
     return extra.length + task.length === 0 ? this.ownTools : [...this.ownTools, ...task, ...extra];
   }
 
@@ -240,7 +263,7 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   /** How tool calls ask for permission: a child agent asks through its parent. */
   get permissionAsker(): PermissionAsker {
-    return this.options.permissionAsker ?? this.permissions.ask;
+    return this.options.permissionAsker ?? this.asker;
   }
 
   answerPermission(requestId: string | number, approved: boolean): void {
@@ -269,6 +292,14 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   cycleModel(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
     if (this.run) throw new CommandError("Cannot change the model while the agent is streaming; abort or wait for agent_end.");
+    const scope = this.options.modelScope;
+    if (scope && scope.length > 0) {
+      const next = scopedCycle(scope, this.model, (provider, id) => this.findModel(provider, id));
+      if (!next) return null;
+      this.applyModel(next.model);
+      if (next.thinking) this.setThinkingLevel(next.thinking);
+      return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: true };
+    }
     if (this.models.length < 2 && this.model) return null;
     if (this.models.length === 0) return null;
     const index = this.model ? this.models.indexOf(this.model) : -1;
@@ -411,6 +442,13 @@ export class AgentSession implements LoopHost, CompactorHost {
       toolCallId,
       askPermission: this.permissionAsker,
       hasUI: this.options.mode === "rpc-ui",
+      env: sessionEnvironment({
+        sessionId: this.store.sessionId,
+        sessionFile: this.store.path,
+        provider: this.model?.provider,
+        model: this.model?.id,
+        thinkingLevel: this.thinkingLevel,
+      }),
       host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
       ...this.options.clientServices,
     };
@@ -526,11 +564,25 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
     const { store, warnings } = await SessionStore.open(path);
     for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
+    this.adoptStore(store);
+    return { cancelled: false };
+  }
+
+  /**
+   * Continues in `store` (switch_session, or the session the command line
+   * names); with `keepModel` a model chosen on the command line wins over
+   * the one the file last used.
+   */
+  adoptStore(store: SessionStore, keepModel = false): void {
     this.clearQueues();
     this.store.close();
     this.store = store;
+    const { model, thinkingLevel } = this;
     this.restoreFromStore();
-    return { cancelled: false };
+    if (keepModel) {
+      this.model = model;
+      this.thinkingLevel = thinkingLevel;
+    }
   }
 
   /**

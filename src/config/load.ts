@@ -31,6 +31,8 @@ export interface Config {
   defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
+  /** permissions.prompt, when the file sets it */
+  permissionPrompt?: ConfigFile["permissions"]["prompt"];
   compaction: ConfigFile["compaction"];
   retry: ConfigFile["retry"];
   stream: ConfigFile["stream"];
@@ -160,6 +162,7 @@ function build(
     defaultThinkingLevel: file.defaultThinkingLevel,
     providers,
     permissions: file.permissions.bash,
+    permissionPrompt: file.permissions.prompt,
     compaction: file.compaction,
     retry: file.retry,
     stream: file.stream,

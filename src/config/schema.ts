@@ -30,13 +30,22 @@ const providerSchema = z.object({
 });
 
 const ruleList = () => z._default(z.array(z.string()), []);
+/** How a flagged bash command is asked about (docs/config.md) */
+export const permissionPrompts = ["request", "ui", "allow", "deny"] as const;
+export type PermissionPrompt = (typeof permissionPrompts)[number];
 const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(
+    z.object({
+      bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      prompt: z.optional(z.enum(permissionPrompts)),
+    }),
+    { bash: bashRules },
+  ),
   compaction: z._default(
     z.object({
       enabled: z._default(z.boolean(), true),

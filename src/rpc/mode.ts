@@ -5,7 +5,8 @@
  * abort at once. Either way every agent_start gets its agent_end before exit.
  */
 import { Conversations } from "../agent/conversations.ts";
-import type { SessionOptions } from "../agent/session.ts";
+import type { AgentSession, SessionOptions } from "../agent/session.ts";
+import type { SessionStore } from "../session/index.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
 import { uiSignals } from "./ui-signals.ts";
@@ -15,7 +16,13 @@ import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "./writer.ts";
 
-export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
+/** The session the command line names (--session, --continue, --fork, --session-id) and its --name. */
+export interface StartSession {
+  store?: SessionStore;
+  name?: string;
+}
+
+export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean; start?: StartSession }): Promise<number> {
   const snapshots = options.messageSnapshots;
   const { config } = sessionOptions;
   const send = (frame: object) => writer.send(frame);
@@ -31,6 +38,7 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     config.session.backgroundLimit,
   );
   context.conversations = conversations;
+  startIn(conversations.current, options.start, sessionOptions.model !== undefined);
   const signals = uiSignals(bridge.ui);
   conversations.onEvent(
     (event) => {
@@ -64,6 +72,11 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   await Promise.all([session.waitForIdle(), conversations.stopAll()]);
   await finish(writer);
   return 0;
+}
+
+function startIn(session: AgentSession, start: StartSession | undefined, keepModel: boolean): void {
+  if (start?.store) session.adoptStore(start.store, keepModel);
+  if (start?.name && session.store.name !== start.name.trim()) session.setSessionName(start.name);
 }
 
 async function finish(writer: FrameWriter): Promise<void> {

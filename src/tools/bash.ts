@@ -34,6 +34,7 @@ export function createBashTool(rules: PermissionRules): Tool {
         onOutput: (tail) => ctx.onUpdate({ content: [{ type: "text", text: tail }] }),
         // Without a UI the host cannot answer prompts anyway; a PTY makes tools print as they would for a person.
         usePty: !ctx.hasUI,
+        env: ctx.env,
       });
       return {
         content: [{ type: "text", text: describe(result, args.timeout) }],

@@ -14,6 +14,8 @@ export interface ShellOptions {
   onOutput?: (accumulatedTail: string) => void;
   /** run under a pseudo-terminal, so programs behave as in a terminal */
   usePty?: boolean;
+  /** variables added to the inherited environment; undefined removes one */
+  env?: Record<string, string | undefined>;
 }
 
 export interface ShellResult {
@@ -44,7 +46,11 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     buffer.push(chunk);
     if (opts.onOutput) updates.request();
   };
-  const env = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  const env: Record<string, string | undefined> = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  for (const [name, value] of Object.entries(opts.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
 
   let spawned: Spawned;
   try {
