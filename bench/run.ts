@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   grep: () => benchGrep(),
   "session-load": () => benchSessionLoad(),
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
+  sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
 };
 
 const chosen = process.argv.slice(2);

@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
-import { claimStdout } from "./rpc/writer.ts";
+import { claimStdout } from "./wire/writer.ts";
 import type { SessionStore } from "./session/store.ts";
 import type { SessionOptions } from "./agent/session.ts";
 
@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.action === "version") return print(versionLine() + "\n");
   if (args.action === "help") return print(helpText);
   if (args.action === "print-schema") {
-    const { printSchema } = await import("./cli/schema.ts");
+    const { printSchema } = await import("./rpc/print-schema.ts");
     return print(printSchema());
   }
 
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const warn = (message: string) => process.stderr.write(`nova: warning: ${message}\n`);
-  const [{ launchOptions, startWhere }, { hasStartSpec, openStartSession, StartError }] = await Promise.all([import("./cli/launch.ts"), import("./session/start.ts")]);
+  const [{ launchOptions, startWhere }, { hasStartSpec, openStartSession, StartError }] = await Promise.all([import("./agent/launch.ts"), import("./session/start.ts")]);
   let options: SessionOptions;
   let start: SessionStore | undefined;
   try {
@@ -52,6 +52,23 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`nova: ${error.message}\n`);
     return 2;
   }
+
+  if (args.sandbox) config.sandbox = { ...config.sandbox, mode: args.sandbox };
+  let sandbox: import("./sandbox/index.ts").Sandbox | undefined;
+  if (config.sandbox.mode !== "off") {
+    // loaded only when asked for: a start without the sandbox pays nothing for it
+    const { prepareSandbox, SandboxUnavailableError } = await import("./sandbox/index.ts");
+    try {
+      sandbox = prepareSandbox(config.sandbox, { novaHome: config.novaHome, home: process.env.HOME, configFile: config.file });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      process.stderr.write(`nova: ${error.message}\n`);
+      return 1;
+    }
+    if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
+  }
+
+  options.sandbox = sandbox;
 
   const writer = claimStdout();
   if (args.mode === "acp") {

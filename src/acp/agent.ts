@@ -8,6 +8,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "../agent/session.ts";
 import { CommandError } from "../agent/errors.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { versionInfo } from "../cli/version.ts";
 import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
@@ -27,6 +28,7 @@ import {
   setModelParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
+import { parseModelRef } from "../core/model-ref.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -66,7 +68,7 @@ export class AcpAgent {
   async shutdown(): Promise<void> {
     await Promise.all([...this.sessions.values()].map(async (s) => {
       s.cancel();
-      s.core.denyPendingPermissions();
+      s.core.closePermissions(HOST_GONE);
       await s.core.abort();
     }));
   }
@@ -183,9 +185,9 @@ export class AcpAgent {
 
   /** `provider/id`, as the model config option lists it. */
   private setModel(session: AcpSession, modelId: string): void {
-    const slash = modelId.indexOf("/");
+    const { provider, id } = parseModelRef(modelId);
     try {
-      session.core.setModel(modelId.slice(0, Math.max(slash, 0)), modelId.slice(slash + 1));
+      session.core.setModel(provider, id);
     } catch (error) {
       if (error instanceof CommandError) throw new RpcError(INVALID_PARAMS, `Invalid params: modelId ${JSON.stringify(modelId)}: ${error.message}`);
       throw error;

@@ -5,8 +5,8 @@
  * through meanwhile); nova's own requests to the client (permission, fs,
  * terminal) wait for the matching response by id.
  */
-import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../rpc/lf-scanner.ts";
-import type { FrameWriter } from "../rpc/writer.ts";
+import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../wire/lf-scanner.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from "./errors.ts";
 
 type Id = string | number;

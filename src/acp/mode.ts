@@ -5,7 +5,7 @@
  * so open prompts answer `cancelled`, and nova exits once that is written.
  */
 import type { SessionOptions } from "../agent/session.ts";
-import type { FrameWriter } from "../rpc/writer.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 import { AcpAgent } from "./agent.ts";
 import { Connection } from "./connection.ts";
 

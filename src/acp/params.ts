@@ -4,7 +4,7 @@
  * field becomes -32602 naming it, e.g. `params.prompt[0].text is required`.
  */
 import { z } from "zod";
-import { describeIssue } from "../rpc/commands.ts";
+import { describeIssue } from "../core/describe-issue.ts";
 import { INVALID_PARAMS, RpcError } from "./errors.ts";
 
 const sessionId = z.string().min(1);

@@ -4,7 +4,7 @@
  * tools; embedded resources (editor selections, open buffers) are appended
  * as context with their uri, so the model knows where the text came from.
  */
-import type { ImageContent } from "../agent/messages.ts";
+import type { ImageContent } from "../core/messages.ts";
 import { isSupportedImageType, validateImages } from "../tools/images.ts";
 import { INVALID_PARAMS, RpcError } from "./errors.ts";
 import type { ContentBlock } from "./params.ts";

@@ -3,7 +3,7 @@
  * have seen live, so session/load can rebuild its transcript: user and agent
  * chunks, thoughts, each tool call followed by its outcome, and the plan.
  */
-import type { AgentMessage } from "../agent/messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView } from "./tool-calls.ts";
 
 type Update = Record<string, unknown>;

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
-import type { AgentMessage, AssistantMessage } from "../agent/messages.ts";
+import type { AgentMessage, AssistantMessage } from "../core/messages.ts";
 import { resolvePath } from "../tools/paths.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { Connection } from "./connection.ts";
@@ -17,6 +17,7 @@ import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
+import { sumUsage } from "../core/usage.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
@@ -95,7 +96,7 @@ export class AcpSession {
       this.turn = undefined;
     }
     if (!turn.cancelled) this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
-    return { stopReason: turn.cancelled ? "cancelled" : "end_turn", usage: sumUsage([]) };
+    return { stopReason: turn.cancelled ? "cancelled" : "end_turn", usage: promptUsage([]) };
   }
 
   advertiseCommands(): void {
@@ -250,7 +251,7 @@ export class AcpSession {
       this.update({ sessionUpdate: "usage_update", used: usage.tokens, size: usage.contextWindow, cost: { amount: cost, currency: "USD" } });
     }
     const last = turn.assistants.at(-1);
-    const answer = (stopReason: StopReason) => turn.resolve({ stopReason, usage: sumUsage(turn.assistants) });
+    const answer = (stopReason: StopReason) => turn.resolve({ stopReason, usage: promptUsage(turn.assistants) });
     if (turn.cancelled || last?.stopReason === "aborted") return answer("cancelled");
     if (last?.stopReason === "length") return answer("max_tokens");
     if (last?.stopReason !== "error") return answer("end_turn");
@@ -260,14 +261,7 @@ export class AcpSession {
   }
 }
 
-function sumUsage(messages: AssistantMessage[]): PromptAnswer["usage"] {
-  const usage = { totalTokens: 0, inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cachedWriteTokens: 0 };
-  for (const m of messages) {
-    usage.inputTokens += m.usage.input;
-    usage.outputTokens += m.usage.output;
-    usage.cachedReadTokens += m.usage.cacheRead;
-    usage.cachedWriteTokens += m.usage.cacheWrite;
-    usage.totalTokens += m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite;
-  }
-  return usage;
+function promptUsage(messages: AssistantMessage[]): PromptAnswer["usage"] {
+  const sum = sumUsage(messages);
+  return { totalTokens: sum.totalTokens, inputTokens: sum.input, outputTokens: sum.output, cachedReadTokens: sum.cacheRead, cachedWriteTokens: sum.cacheWrite };
 }

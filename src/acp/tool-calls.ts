@@ -4,7 +4,7 @@
  * for write and edit, the result's text and images otherwise. Used for live
  * turns and for the history replayed by session/load alike.
  */
-import type { TextContent, ImageContent } from "../agent/messages.ts";
+import type { TextContent, ImageContent } from "../core/messages.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { resolvePath } from "../tools/paths.ts";
 

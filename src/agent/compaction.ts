@@ -4,7 +4,7 @@
  * never falls between a tool call and its result, so the kept part always
  * starts at a message the provider accepts first.
  */
-import type { AgentMessage } from "./messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import type { SessionEntry } from "../session/index.ts";
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.ts";

@@ -5,7 +5,7 @@
  */
 import type { CompactionResult, EventSink } from "./events.ts";
 import type { Provider, ProviderRequest } from "../providers/types.ts";
-import type { AgentMessage } from "./messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import type { SessionStore } from "../session/index.ts";
 import { contextItems, findCut, summarize } from "./compaction.ts";
 import { CommandError } from "./errors.ts";

@@ -7,6 +7,7 @@
 import { AgentSession, type SessionOptions } from "./session.ts";
 import { CommandError } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
+import { blockText } from "../core/text.ts";
 
 export interface BackgroundInfo {
   sessionId: string;
@@ -30,7 +31,7 @@ export class Conversations {
   private readonly background = new Map<string, Background>();
   private listener: ((event: AgentEvent) => void) | undefined;
   private flow: (() => Promise<void> | undefined) | undefined;
-  private settledInBackground: ((session: AgentSession) => void) | undefined;
+  private settledInBackground: ((session: AgentSession, aborted: boolean) => void) | undefined;
 
   constructor(private readonly options: SessionOptions, private readonly limit: number) {
     this.current = this.attach(new AgentSession(options));
@@ -42,8 +43,8 @@ export class Conversations {
     this.flow = flow;
   }
 
-  /** Called when a background conversation finishes its turn (and is disposed). */
-  onBackgroundSettled(listener: (session: AgentSession) => void): void {
+  /** Called when a background conversation finishes its turn, or was aborted (and is disposed). */
+  onBackgroundSettled(listener: (session: AgentSession, aborted: boolean) => void): void {
     this.settledInBackground = listener;
   }
 
@@ -109,19 +110,29 @@ export class Conversations {
     this.background.delete(sessionId);
   }
 
+  /** stdin closed: no conversation's permission question can be answered any more. */
+  closePermissions(reason: string): void {
+    for (const session of [this.current, ...[...this.background.values()].map((b) => b.session)]) session.closePermissions(reason);
+  }
+
   /** At exit: background turns get EXIT_GRACE_MS to finish, then are stopped. */
   async stopAll(graceMs = EXIT_GRACE_MS): Promise<void> {
     const all = [...this.background.values()];
     if (all.length === 0) return;
     const finished = Promise.all(all.map((b) => b.session.waitForIdle()));
     const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), graceMs).unref());
-    if ((await Promise.race([finished, timer])) === "late") await Promise.all(all.map((b) => b.session.abort()));
+    if ((await Promise.race([finished, timer])) !== "late") return;
+    for (const b of all) b.stopping = true;
+    await Promise.all(all.map((b) => b.session.abort()));
   }
 
   private attach(session: AgentSession): AgentSession {
     session.subscribe((event) => {
       if (session === this.current) this.listener?.(event);
-      else if (event.type === "agent_settled" && this.background.delete(session.store.sessionId)) this.settledInBackground?.(session);
+      else if (event.type === "agent_settled") {
+        const entry = this.background.get(session.store.sessionId);
+        if (entry && this.background.delete(session.store.sessionId)) this.settledInBackground?.(session, entry.stopping);
+      }
     });
     session.setFlowControl(() => (session === this.current ? this.flow?.() : undefined));
     return session;
@@ -164,6 +175,6 @@ export class Conversations {
 function firstUserText(session: AgentSession): string {
   const first = session.messages().find((m) => m.role === "user");
   if (!first || first.role !== "user") return "";
-  const text = typeof first.content === "string" ? first.content : first.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join(" ");
+  const text = blockText(first.content, " ");
   return text.slice(0, 80);
 }

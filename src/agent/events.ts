@@ -2,9 +2,9 @@
  * What the agent reports, in Pi's event shapes. The agent emits these to one
  * sink; the rpc and acp layers translate them into their own frames.
  */
-import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "./messages.ts";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { ToolResult } from "../tools/types.ts";
-import type { TodoPhase, TodoTask } from "./todos.ts";
+import type { TodoPhase, TodoTask } from "../core/todos.ts";
 
 export type AssistantMessageEvent =
   | { type: "start" }

@@ -4,7 +4,7 @@
  * it never knows about JSON lines. Every agent_start is paired with exactly
  * one agent_end, whatever fails in between.
  */
-import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.ts";
+import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
 import type { EventSink } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
@@ -18,10 +18,12 @@ export interface LoopHost {
   /** the conversation so far (without the system prompt) */
   messages(): AgentMessage[];
   /**
-   * Adds a finished message to the context: message_start (unless the stream
-   * already announced it), the session entry, then message_end.
+   * Adds a finished message to the context: the session entry, then
+   * `afterSave` (events that report the message as done, so a kill after
+   * the host read them cannot lose it), message_start (unless the stream
+   * already announced it), then message_end.
    */
-  addMessage(message: AgentMessage, announced?: boolean): void;
+  addMessage(message: AgentMessage, announced?: boolean, afterSave?: () => void): void;
   /** the next request, or the reason none can be made (no model configured) */
   buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string>;
   findTool(name: string): Tool | undefined;

@@ -1,5 +1,6 @@
 /** Pi's --models: cycle_model steps through this list instead of every model the config declares. */
-import type { Model, ThinkingLevel } from "../providers/types.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
+import type { Model } from "../providers/types.ts";
 
 export interface ScopedModel {
   provider: string;

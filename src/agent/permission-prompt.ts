@@ -5,7 +5,7 @@
  * `deny` decide unattended. Without a dialog channel (ACP) `ui` falls back
  * to `request`, which the ACP front end turns into session/request_permission.
  */
-import type { PermissionPrompt } from "../config/schema.ts";
+import type { PermissionPrompt } from "../core/enums.ts";
 import type { HostUi } from "../host/services.ts";
 import type { PermissionAsker } from "../tools/types.ts";
 

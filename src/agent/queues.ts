@@ -3,7 +3,8 @@
  * tool batch) and follow-ups (delivered when the agent would stop). Each change
  * is reported so the host can show what is pending.
  */
-import type { ImageContent, UserMessage } from "./messages.ts";
+import type { ImageContent, UserMessage } from "../core/messages.ts";
+import { blockText } from "../core/text.ts";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -73,7 +74,5 @@ export function userMessage(text: string, images: ImageContent[]): UserMessage {
 }
 
 export function textOf(message: UserMessage): string {
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+  return blockText(message.content);
 }

@@ -5,16 +5,18 @@
  * happens is reported through one sink.
  */
 import type { Config } from "../config/load.ts";
-import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "./messages.ts";
+import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
-import type { Model, Provider, ProviderRequest, ThinkingLevel } from "../providers/types.ts";
+import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
+import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
 import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
+import type { Sandbox } from "../sandbox/index.ts";
 import { askTool } from "../tools/ask.ts";
 import { todoTool } from "../tools/todo.ts";
-import { TodoList, type TodoPhase } from "./todos.ts";
+import { TodoList, type TodoPhase } from "../core/todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
 import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
@@ -26,15 +28,16 @@ import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { runLoop, type LoopHost } from "./loop.ts";
-import { thinkingLevels } from "../rpc/commands.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import type { RetrySettings } from "./retry.ts";
-import type { PermissionPrompt } from "../config/schema.ts";
+import type { PermissionPrompt } from "../core/enums.ts";
 import { selectTools, type ToolSelection } from "./tool-selection.ts";
 import { permissionAsker } from "./permission-prompt.ts";
 import { sessionEnvironment } from "./tool-env.ts";
 import { scopedCycle, type ScopedModel } from "./model-scope.ts";
+import { blockText } from "../core/text.ts";
+import { parseModelRef } from "../core/model-ref.ts";
 
 export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
@@ -75,6 +78,8 @@ export interface SessionOptions {
   noMcp?: boolean;
   /** how flagged bash commands are asked about; "request" by default */
   permissionPrompt?: PermissionPrompt;
+  /** the OS sandbox the model's commands run in (absent: off) */
+  sandbox?: Sandbox;
 }
 
 
@@ -124,7 +129,8 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
-    const all = [...builtinTools({ permissions: config.permissions }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
+    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
+    const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
     this.ownTools = selectTools(only ? all.filter((t) => only.includes(t.name)) : all, options.toolSelection);
     this.taskAllowed = selectTools([taskTool], options.toolSelection).length > 0 && (!only || only.includes("task"));
@@ -270,9 +276,9 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.permissions.answer(requestId, approved);
   }
 
-  /** stdin closed: nobody can answer a permission request any more. */
-  denyPendingPermissions(): void {
-    this.permissions.denyAll();
+  /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
+  closePermissions(reason: string): void {
+    this.permissions.close(reason);
   }
 
 
@@ -342,8 +348,8 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (model) return this.findModel(model.provider, model.id);
     const preferred = this.options.config.defaultModel;
     if (preferred) {
-      const slash = preferred.indexOf("/");
-      const found = this.findModel(preferred.slice(0, slash), preferred.slice(slash + 1));
+      const { provider, id } = parseModelRef(preferred);
+      const found = this.findModel(provider, id);
       if (found) return found;
     }
     return this.models[0];
@@ -365,7 +371,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     for (let i = this.context.length - 1; i >= 0; i--) {
       const m = this.context[i];
       if (m.role !== "assistant") continue;
-      const text = m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const text = blockText(m.content);
       if (text.trim()) return text;
     }
     return null;
@@ -398,9 +404,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false): void {
-    if (!announced) this.sink.emit({ type: "message_start", message });
+  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
     this.store.append({ type: "message", message });
+    afterSave?.();
+    if (!announced) this.sink.emit({ type: "message_start", message });
     this.context.push(message);
     this.sink.emit({ type: "message_end", message });
   }
@@ -421,6 +428,7 @@ export class AgentSession implements LoopHost, CompactorHost {
         tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
+        maxLineBytes: this.options.config.stream.maxLineBytes,
       },
     };
   }

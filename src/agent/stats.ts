@@ -1,21 +1,15 @@
 /** `get_session_stats`: message counts, tool calls, tokens and cost of the current context. */
-import type { AgentMessage } from "./messages.ts";
+import type { AgentMessage, AssistantMessage } from "../core/messages.ts";
+import { sumUsage } from "../core/usage.ts";
 
 export function sessionStats(context: AgentMessage[], file: { path: string | undefined; sessionId: string }) {
   const count = (role: AgentMessage["role"]) => context.filter((m) => m.role === role).length;
-  const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-  let cost = 0;
+  const answers = context.filter((m): m is AssistantMessage => m.role === "assistant");
+  const usage = sumUsage(answers);
+  const tokens = { input: usage.input, output: usage.output, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite, total: usage.totalTokens };
+  const cost = usage.cost.total;
   let toolCalls = 0;
-  for (const m of context) {
-    if (m.role !== "assistant") continue;
-    tokens.input += m.usage.input;
-    tokens.output += m.usage.output;
-    tokens.cacheRead += m.usage.cacheRead;
-    tokens.cacheWrite += m.usage.cacheWrite;
-    cost += m.usage.cost.total;
-    toolCalls += m.content.filter((c) => c.type === "toolCall").length;
-  }
-  tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
+  for (const m of answers) toolCalls += m.content.filter((c) => c.type === "toolCall").length;
   return {
     sessionFile: file.path,
     sessionId: file.sessionId,

@@ -4,10 +4,11 @@
  * every `*_end` carries the complete block. Provider block indices are mapped
  * to content positions in arrival order.
  */
-import type { AssistantMessage, TextContent, ThinkingContent, ToolCall } from "./messages.ts";
-import { emptyUsage } from "./messages.ts";
+import type { AssistantMessage, TextContent, ThinkingContent, ToolCall } from "../core/messages.ts";
+import { emptyUsage } from "../core/messages.ts";
 import type { AssistantMessageEvent, EventSink } from "./events.ts";
 import type { Model, Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
+import { countTotal } from "../core/usage.ts";
 
 export interface StreamOutcome {
   message: AssistantMessage;
@@ -172,14 +173,14 @@ export async function streamAssistantMessage(
 /** Totals and dollar cost from the model's per-million prices. */
 function finishUsage(message: AssistantMessage, model: Model): void {
   const u = message.usage;
-  u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
+  u.totalTokens = countTotal(u);
   const per = (tokens: number, price: number) => (tokens * price) / 1_000_000;
   const c = u.cost;
   c.input = per(u.input, model.cost.input);
   c.output = per(u.output, model.cost.output);
   c.cacheRead = per(u.cacheRead, model.cost.cacheRead);
   c.cacheWrite = per(u.cacheWrite, model.cost.cacheWrite);
-  c.total = c.input + c.output + c.cacheRead + c.cacheWrite;
+  c.total = countTotal(c);
 }
 
 function finishArgs(block: Block, badArgs: Map<string, string>): void {

@@ -9,8 +9,10 @@ import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "./session.ts";
 import { CommandError } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
-import type { AgentMessage } from "./messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import type { SubagentRequest, SubagentRunner } from "../host/services.ts";
+import { blockText } from "../core/text.ts";
+import { parseModelRef } from "../core/model-ref.ts";
 
 export type SubscriptionLevel = "off" | "progress" | "events";
 
@@ -117,8 +119,8 @@ export class Subagents {
     };
     const session = new AgentSession(options);
     if (request.model) {
-      const slash = request.model.indexOf("/");
-      session.setModel(request.model.slice(0, slash), request.model.slice(slash + 1));
+      const { provider, id } = parseModelRef(request.model);
+      session.setModel(provider, id);
     } else if (parent.model) session.model = parent.model;
     session.thinkingLevel = parent.thinkingLevel;
     return session;
@@ -129,7 +131,7 @@ export class Subagents {
     let text: string | undefined;
     if (event.type === "tool_execution_start") text = `${event.toolName} ${typeof event.args === "string" ? event.args : JSON.stringify(event.args)}`.slice(0, 200);
     else if (event.type === "message_end" && event.message.role === "assistant") {
-      text = event.message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("").slice(0, 200);
+      text = blockText(event.message.content).slice(0, 200);
     }
     if (!text) return;
     onProgress(text);

@@ -3,7 +3,7 @@
  * need to be in the right range: four characters a token overshoots a little
  * for code and prose, which errs on the side of compacting early.
  */
-import type { AgentMessage, AssistantMessage, ImageContent, TextContent } from "./messages.ts";
+import type { AgentMessage, AssistantMessage, ImageContent, TextContent } from "../core/messages.ts";
 
 /** Providers bill an image by its size; a fixed mid-range figure keeps the estimate free. */
 export const IMAGE_TOKENS = 1200;

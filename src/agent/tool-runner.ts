@@ -4,7 +4,7 @@
  * it checks for steering: in interrupt mode `immediate`, a queued steer skips
  * the rest of the batch (each skipped call still gets a result the model sees).
  */
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "./messages.ts";
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { LoopHost } from "./loop.ts";
 import { ToolError, type ToolResult } from "../tools/types.ts";
 
@@ -30,7 +30,6 @@ export async function runToolCalls(
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
     } else result = await execute(host, call, signal);
     const isError = result.isError === true;
-    host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,
@@ -40,7 +39,8 @@ export async function runToolCalls(
       isError,
       timestamp: Date.now(),
     };
-    host.addMessage(message);
+    // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
+    host.addMessage(message, false, () => host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
     results.push(message);
     if (!skipReason && host.interruptMode === "immediate" && host.hasSteering()) {
       skipReason = "Skipped due to queued user message.";

@@ -5,19 +5,13 @@
  * `--no-builtin-tools`. Tools a host registers (set_host_tools) are the
  * host's own choice and are not filtered.
  */
+import { matcher } from "../core/patterns.ts";
+
 export interface ToolSelection {
   tools?: string[];
   exclude?: string[];
   noTools?: boolean;
   noBuiltin?: boolean;
-}
-
-/** A case-insensitive `*` pattern matched against the whole name; without `*`, the exact name. */
-export function matcher(pattern: string): (name: string) => boolean {
-  if (!pattern.includes("*")) return (name) => name === pattern;
-  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  const regex = new RegExp(`^${source}$`, "i");
-  return (name) => regex.test(name);
 }
 
 /** Whether a --tools list edits the default set (+name/-name) instead of replacing it. */

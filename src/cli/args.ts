@@ -4,9 +4,7 @@
  * Hand-parsed: the surface is small and every mistake must name the flag and
  * exit 2 before anything starts.
  */
-import { thinkingLevels } from "../rpc/commands.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
-import { permissionPrompts, type PermissionPrompt } from "../config/schema.ts";
+import { permissionPrompts, sandboxModes, thinkingLevels, type PermissionPrompt, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp";
 
@@ -23,6 +21,8 @@ export interface Args extends PiArgs {
   /** repeatable; each is text or the path of a file */
   appendSystemPrompt: string[];
   messageSnapshots: boolean;
+  /** the OS sandbox's mode, over the config's sandbox.mode */
+  sandbox?: (typeof sandboxModes)[number];
   action?: "version" | "help" | "print-schema";
 }
 
@@ -37,6 +37,7 @@ const valueFlags = {
   "--cwd": "cwd",
   "--session-dir": "sessionDir",
   "--system-prompt": "systemPrompt",
+  "--sandbox": "sandbox",
 } as const;
 
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp"];
@@ -91,6 +92,9 @@ export function parseArgs(argv: string[]): Args {
   }
   if (args.thinking !== undefined && !(thinkingLevels as readonly string[]).includes(args.thinking)) {
     throw new UsageError(`--thinking must be one of ${thinkingLevels.join(", ")}, got "${args.thinking}"`);
+  }
+  if (args.sandbox !== undefined && !(sandboxModes as readonly string[]).includes(args.sandbox)) {
+    throw new UsageError(`--sandbox must be one of ${sandboxModes.join(", ")}, got "${args.sandbox}"`);
   }
   if (args.noSession && args.sessionDir) throw new UsageError("--no-session and --session-dir cannot be combined");
   checkPiArgs(args);
@@ -277,6 +281,7 @@ Options:
   --permission-prompt HOW     request (permission_request), ui (extension_ui_request confirm), allow, deny
   --system-prompt TEXT|FILE   replace the base system prompt
   --append-system-prompt TEXT|FILE  append to the system prompt (repeatable)
+  --sandbox MODE               run the model's commands in an OS sandbox: off, workspace-write, read-only
   --message-snapshots         repeat the whole partial message in every message_update (Pi's cost model)
   --print-schema              print the JSON Schema of every command and event
   --version, --help

@@ -3,9 +3,9 @@
  * declares: `provider/id`, a bare id looked up across providers, a
  * case-insensitive `*` glob (--models), and an optional `:level` suffix.
  */
-import type { Model, ThinkingLevel } from "../providers/types.ts";
-import { thinkingLevels } from "../rpc/commands.ts";
-import { matcher } from "../agent/tool-selection.ts";
+import type { Model } from "../providers/types.ts";
+import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
+import { matcher } from "../core/patterns.ts";
 import { UsageError } from "./args.ts";
 
 export interface ModelChoice {

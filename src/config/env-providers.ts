@@ -3,7 +3,8 @@
  * environment, plus the built-in Ollama at $OLLAMA_HOST. Each key's provider
  * comes with a few current models so that a prompt works out of the box.
  */
-import type { ApiName, Model } from "../providers/types.ts";
+import type { ApiName } from "../core/enums.ts";
+import type { Model } from "../providers/types.ts";
 import type { ProviderEntry } from "./load.ts";
 
 export interface Preset {

@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Document } from "yaml";
-import { describeIssue } from "../rpc/commands.ts";
-import type { ApiName, Model, ProviderAuth } from "../providers/types.ts";
+import { describeIssue } from "../core/describe-issue.ts";
+import type { ApiName } from "../core/enums.ts";
+import type { Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, type ConfigFile } from "./schema.ts";
 import { envProviders } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
@@ -38,6 +39,8 @@ export interface Config {
   stream: ConfigFile["stream"];
   session: ConfigFile["session"];
   agent: ConfigFile["agent"];
+  /** the OS sandbox for tool commands (docs/sandbox.md); `--sandbox` overrides the mode */
+  sandbox: ConfigFile["sandbox"];
   /** values that must never reach stdout, logs, sessions or exports */
   secrets: string[];
   /** the environment the config was read with (base URL overrides for providers added by login) */
@@ -168,6 +171,7 @@ function build(
     stream: file.stream,
     session: file.session,
     agent: file.agent,
+    sandbox: file.sandbox,
     secrets,
     env: ctx.env,
     warnings: ctx.warnings,

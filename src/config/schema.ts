@@ -4,8 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+import { apiNames, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -29,15 +28,14 @@ const providerSchema = z.object({
   models: z._default(z.array(modelSchema), []),
 });
 
+const sandboxDefaults = { mode: "off" as const, network: false, writablePaths: [], hidePaths: [], fallback: "error" as const, autoAllow: true, mcp: false };
+
 const ruleList = () => z._default(z.array(z.string()), []);
-/** How a flagged bash command is asked about (docs/config.md) */
-export const permissionPrompts = ["request", "ui", "allow", "deny"] as const;
-export type PermissionPrompt = (typeof permissionPrompts)[number];
 const bashRules = { ask: [], allow: [], deny: [] };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
-  defaultThinkingLevel: z.optional(z.enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"])),
+  defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
   permissions: z._default(
     z.object({
@@ -63,8 +61,23 @@ export const configSchema = z.object({
     }),
     { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
   ),
-  stream: z._default(z.object({ idleTimeoutMs: z._default(positiveInt(), 120000) }), { idleTimeoutMs: 120000 }),
+  stream: z._default(
+    z.object({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
+    { idleTimeoutMs: 120000, maxLineBytes: 16 * 1024 * 1024 },
+  ),
   session: z._default(z.object({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
+  sandbox: z._default(
+    z.object({
+      mode: z._default(z.enum(sandboxModes), "off"),
+      network: z._default(z.boolean(), false),
+      writablePaths: z._default(z.array(z.string()), []),
+      hidePaths: z._default(z.array(z.string()), []),
+      fallback: z._default(z.enum(["error", "warn"]), "error"),
+      autoAllow: z._default(z.boolean(), true),
+      mcp: z._default(z.boolean(), false),
+    }),
+    sandboxDefaults,
+  ),
   agent: z._default(
     z.object({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
     { maxConcurrency: 4, maxNestedSpawnDepth: 2 },

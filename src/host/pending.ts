@@ -4,6 +4,9 @@
  * ignored; once the host can no longer answer (stdin closed) every pending
  * request fails at once, and so does every new one.
  */
+/** Why a request to the host failed once stdin closed; the words a tool result shows. */
+export const HOST_GONE = "the host is gone (it closed stdin), so it can no longer answer";
+
 export class HostGone extends Error {
   constructor(reason: string) {
     super(reason);

@@ -3,7 +3,7 @@
  * machine: dialogs with the user, files behind host URI schemes, the todo list
  * and child agents. Tools use whichever are present and say so when not.
  */
-import type { TodoList } from "../agent/todos.ts";
+import type { TodoList } from "../core/todos.ts";
 
 export interface DialogOptions {
   /** ms; on expiry the dialog resolves to its default and the host is told to close it */

@@ -4,7 +4,7 @@
  * unchanged on later requests. The system prompt and the last user turn are
  * marked for prompt caching, so each turn reuses the previous prefix.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { type UsageUpdate, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, joinUrl } from "./http.ts";
@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const anthropic: Provider = {
   api: "anthropic",
-  stream: (request, signal) => runProvider(() => buildAnthropicRequest(request), decodeAnthropic, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildAnthropicRequest(request), decodeAnthropic, request, signal),
 };
 
 type Block = Record<string, unknown>;

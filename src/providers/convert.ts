@@ -11,8 +11,9 @@ import type {
   TextContent,
   ToolResultMessage,
   UserMessage,
-} from "../agent/messages.ts";
+} from "../core/messages.ts";
 import type { Model, ProviderEvent } from "./types.ts";
+import { blockText } from "../core/text.ts";
 
 /** The payload of a `usage` event. */
 export type UsageUpdate = Extract<ProviderEvent, { type: "usage" }>["usage"];
@@ -103,17 +104,9 @@ export function images(content: (TextContent | ImageContent)[]): ImageContent[] 
   return content.filter((c): c is ImageContent => c.type === "image");
 }
 
-/** The text of some content blocks joined by newlines; images are skipped. */
-export function joinText(content: (TextContent | ImageContent)[]): string {
-  return content
-    .filter((c): c is TextContent => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
-}
-
 /** A tool result's text, never empty: providers reject empty tool output. */
 export function toolResultText(message: ToolResultMessage): string {
-  const text = joinText(message.content);
+  const text = blockText(message.content, "\n");
   if (text.length > 0) return text;
   return images(message.content).length > 0 ? "(see attached image)" : "(no output)";
 }

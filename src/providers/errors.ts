@@ -95,6 +95,51 @@ export function errorFromJson(value: unknown): { message: string; kind: string }
   return undefined;
 }
 
+/** How much of an error body is kept; the rest is not read. */
+export const ERROR_BODY_KEEP = 1024 * 1024;
+
+/**
+ * Reads an error body: at most `keep` bytes as text (the rest is cancelled,
+ * never read), under the same idle timeout as a stream. A stall ends the
+ * read with what arrived so far instead of hanging the turn.
+ */
+export async function readErrorBody(
+  body: ReadableStream<Uint8Array> | null,
+  idleTimeoutMs: number,
+  keep = ERROR_BODY_KEEP,
+): Promise<{ text: string; cut: boolean; stalled: boolean }> {
+  if (!body) return { text: "", cut: false, stalled: false };
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  let stalled = false;
+  try {
+    while (size < keep) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"stalled">((resolve) => {
+        timer = setTimeout(() => resolve("stalled"), idleTimeoutMs);
+      });
+      const next = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
+      if (next === "stalled") {
+        stalled = true;
+        break;
+      }
+      if (next.done) break;
+      const room = keep - size;
+      if (next.value.length > room) cut = true;
+      parts.push(next.value.length > room ? next.value.subarray(0, room) : next.value);
+      size += Math.min(room, next.value.length);
+      if (size >= keep) cut = true;
+    }
+  } catch {
+    // a broken connection while reading the error body: what arrived is the message
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(parts)), cut, stalled };
+}
+
 /** A failed connection or read: worth retrying, since the next attempt may reach the server. */
 export function networkError(e: unknown): ProviderFailure {
   // Bun appends advice about `verbose: true` that means nothing to a user
@@ -108,11 +153,15 @@ export function streamFailure(value: unknown): ProviderFailure {
   return new ProviderFailure(classifyError(parsed.message, parsed.kind));
 }
 
-/** A failed HTTP response as a `ProviderError`; reads the body. */
-export async function httpError(res: Response): Promise<ProviderError> {
-  const body = await res.text().catch(() => "");
-  const { message, kind } = errorBodyText(body);
-  const error = classifyError(`HTTP ${res.status}: ${message || res.statusText || "no error message"}`, kind, res.status);
+/**
+ * A failed HTTP response as a `ProviderError`. Reads at most 1 MiB of the
+ * body, and stops waiting for it after `idleTimeoutMs` without data.
+ */
+export async function httpError(res: Response, idleTimeoutMs = 120_000): Promise<ProviderError> {
+  const body = await readErrorBody(res.body, idleTimeoutMs);
+  const { message, kind } = errorBodyText(body.text);
+  const note = body.stalled ? " (the error body stalled)" : body.cut ? " (error body cut at 1 MiB)" : "";
+  const error = classifyError(`HTTP ${res.status}: ${message || res.statusText || "no error message"}${note}`, kind, res.status);
   const retryAfter = parseRetryAfter(res.headers);
   if (retryAfter !== undefined) error.retryAfterSeconds = retryAfter;
   return error;

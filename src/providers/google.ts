@@ -4,7 +4,7 @@
  * no ids (ids are made here). `thoughtSignature`s ride on parts and must be
  * echoed back. Usage repeats on every chunk, so only the last one counts.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
 import { type UsageUpdate, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
@@ -16,7 +16,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const google: Provider = {
   api: "google",
-  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildGoogleRequest(request), decodeGoogle, request, signal),
 };
 
 type Part = Record<string, unknown>;

@@ -5,7 +5,8 @@
  * this file logs.
  */
 import { ProviderFailure, httpError, networkError } from "./errors.ts";
-import type { ProviderError } from "./types.ts";
+import { DEFAULT_MAX_LINE_BYTES, withLineCap } from "./line-cap.ts";
+import type { ProviderError, StreamLimits } from "./types.ts";
 
 export interface HttpRequest {
   url: string;
@@ -18,15 +19,13 @@ export function stallError(idleTimeoutMs: number): ProviderError {
 }
 
 /**
- * POSTs and returns the body stream. Waiting for the response headers is
- * guarded by the same idle timeout as the body: a server that never answers
- * is as stuck as one that stops mid-stream.
+ * POSTs and returns the body stream. Waiting for the response headers, an
+ * error body and every chunk of the stream are guarded by the same idle
+ * timeout: a server that never answers is as stuck as one that stops
+ * mid-stream. One streamed line is capped at `maxLineBytes`.
  */
-export async function postJson(
-  request: HttpRequest,
-  signal: AbortSignal,
-  idleTimeoutMs: number,
-): Promise<ReadableStream<Uint8Array>> {
+export async function postJson(request: HttpRequest, signal: AbortSignal, limits: StreamLimits): Promise<ReadableStream<Uint8Array>> {
+  const { idleTimeoutMs } = limits;
   const idle = new AbortController();
   const timer = setTimeout(() => idle.abort(), idleTimeoutMs);
   let res: Response;
@@ -44,9 +43,9 @@ export async function postJson(
   } finally {
     clearTimeout(timer);
   }
-  if (!res.ok) throw new ProviderFailure(await httpError(res));
+  if (!res.ok) throw new ProviderFailure(await httpError(res, idleTimeoutMs));
   if (!res.body) throw new ProviderFailure({ message: `HTTP ${res.status} with an empty body`, retryable: true });
-  return withIdleTimeout(res.body, idleTimeoutMs);
+  return withLineCap(withIdleTimeout(res.body, idleTimeoutMs), limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
 }
 
 /** Passes chunks through; errors with a retryable stall when none arrives for `idleTimeoutMs`. */

@@ -5,17 +5,18 @@
  * silently truncates the prompt to its small default.
  */
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, images, joinText, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, images, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
 import { streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { parseNdjson } from "./ndjson.ts";
 import { runProvider } from "./run.ts";
 import { clampThinking } from "./thinking.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
+import { blockText } from "../core/text.ts";
 
 export const ollama: Provider = {
   api: "ollama",
-  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildOllamaRequest(request), decodeOllama, request, signal),
 };
 
 export function buildOllamaRequest(request: ProviderRequest): HttpRequest {
@@ -24,9 +25,9 @@ export function buildOllamaRequest(request: ProviderRequest): HttpRequest {
   for (const message of prepareMessages(request.messages, request.model)) {
     if (message.role === "user") {
       const content = userBlocks(message);
-      messages.push(withImages({ role: "user", content: joinText(content) }, images(content)));
+      messages.push(withImages({ role: "user", content: blockText(content, "\n") }, images(content)));
     } else if (message.role === "assistant") {
-      const text = message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const text = blockText(message.content);
       const calls = message.content.flatMap((c) => (c.type === "toolCall" ? [{ function: { name: c.name, arguments: c.arguments } }] : []));
       messages.push({ role: "assistant", content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
     } else {

@@ -3,19 +3,20 @@
  * vLLM, OpenRouter, Ollama's /v1). Tool calls stream as fragments keyed by
  * `index`; usage arrives in a last chunk with no choices before `[DONE]`.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, dataUrl, images, joinText, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, dataUrl, images, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
 import { parseSse } from "./sse.ts";
 import { clampThinking, reasoningEffort } from "./thinking.ts";
 import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
+import { blockText } from "../core/text.ts";
 
 export const openaiChat: Provider = {
   api: "openai-chat",
-  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildChatRequest(request), decodeChat, request, signal),
 };
 
 type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -34,7 +35,7 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
     if (message.role === "user") {
       messages.push({ role: "user", content: chatContent(userBlocks(message)) });
     } else if (message.role === "assistant") {
-      const text = message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const text = blockText(message.content);
       const calls = message.content.flatMap((c) =>
         c.type === "toolCall"
           ? [{ id: chatToolCallId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }]
@@ -68,7 +69,7 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
 
 /** A plain string when there are no images: some compatible servers accept nothing else. */
 function chatContent(content: (TextContent | ImageContent)[]): string | ChatPart[] {
-  if (images(content).length === 0) return joinText(content);
+  if (images(content).length === 0) return blockText(content, "\n");
   return content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : { type: "image_url", image_url: { url: dataUrl(c) } }));
 }
 

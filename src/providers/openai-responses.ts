@@ -4,7 +4,7 @@
  * reasoning items (with their encrypted content) and message/function-call
  * item ids are kept as signatures and sent back on the next request.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { dataUrl, images, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, classifyError, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
@@ -15,7 +15,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 
 export const openaiResponses: Provider = {
   api: "openai-responses",
-  stream: (request, signal) => runProvider(() => buildResponsesRequest(request), decodeResponses, request.idleTimeoutMs, signal),
+  stream: (request, signal) => runProvider(() => buildResponsesRequest(request), decodeResponses, request, signal),
 };
 
 export function buildResponsesRequest(request: ProviderRequest): HttpRequest {

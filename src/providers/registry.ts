@@ -4,7 +4,8 @@ import { google } from "./google.ts";
 import { ollama } from "./ollama.ts";
 import { openaiChat } from "./openai-chat.ts";
 import { openaiResponses } from "./openai-responses.ts";
-import type { ApiName, Provider } from "./types.ts";
+import type { ApiName } from "../core/enums.ts";
+import type { Provider } from "./types.ts";
 
 export { clampThinking } from "./thinking.ts";
 

@@ -9,14 +9,14 @@
  */
 import { ProviderFailure } from "./errors.ts";
 import { type HttpRequest, postJson } from "./http.ts";
-import type { ProviderError, ProviderEvent } from "./types.ts";
+import type { ProviderError, ProviderEvent, StreamLimits } from "./types.ts";
 
 export type Decoder = (body: ReadableStream<Uint8Array>) => AsyncIterable<ProviderEvent>;
 
 export async function* runProvider(
   build: () => HttpRequest,
   decode: Decoder,
-  idleTimeoutMs: number,
+  limits: StreamLimits,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
   let request: HttpRequest;
@@ -28,7 +28,7 @@ export async function* runProvider(
   }
   try {
     if (signal.aborted) throw signal.reason;
-    const body = await postJson(request, signal, idleTimeoutMs);
+    const body = await postJson(request, signal, limits);
     for await (const event of decode(body)) {
       yield event;
       if (event.type === "stop" || event.type === "error") return;

@@ -3,7 +3,8 @@
  * (Anthropic, Gemini) or an effort word (OpenAI). A model without reasoning
  * always runs with thinking off.
  */
-import type { Model, ThinkingLevel } from "./types.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
+import type { Model } from "./types.ts";
 
 export function clampThinking(level: ThinkingLevel, model: Model): ThinkingLevel {
   return model.reasoning ? level : "off";

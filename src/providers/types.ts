@@ -4,11 +4,8 @@
  * streams the body through our SSE/NDJSON parser, and yields `ProviderEvent`s.
  * Providers never see queues, sessions or RPC frames.
  */
-import type { AgentMessage, StopReason, Usage } from "../agent/messages.ts";
-
-export type ApiName = "openai-chat" | "openai-responses" | "anthropic" | "ollama" | "google";
-
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+import type { ApiName, ThinkingLevel } from "../core/enums.ts";
+import type { AgentMessage, StopReason, Usage } from "../core/messages.ts";
 
 export interface ModelCost {
   /** $ per million tokens */
@@ -45,15 +42,21 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
-export interface ProviderRequest {
+/** What one response may cost: a stall guard and the longest streamed line. */
+export interface StreamLimits {
+  /** fail when the body sends nothing for this long */
+  idleTimeoutMs: number;
+  /** fail when one SSE/NDJSON line grows past this many bytes (default 16 MiB) */
+  maxLineBytes?: number;
+}
+
+export interface ProviderRequest extends StreamLimits {
   model: Model;
   auth: ProviderAuth;
   systemPrompt: string;
   messages: AgentMessage[];
   tools: ToolSpec[];
   thinkingLevel: ThinkingLevel;
-  /** stall guard: fail when the body sends nothing for this long */
-  idleTimeoutMs: number;
 }
 
 /**

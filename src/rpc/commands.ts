@@ -4,8 +4,8 @@
  * generated from them, so the docs, the validator and the code cannot drift.
  */
 import { z } from "zod";
+import { thinkingLevels, todoStatuses } from "../core/enums.ts";
 
-export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({ id: z.string().optional(), type: z.literal(type), ...shape });
@@ -21,7 +21,7 @@ const imageSchema = () =>
 
 const images = () => z.array(imageSchema()).optional();
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
-const todoStatus = () => z.enum(["pending", "in_progress", "completed", "abandoned"]);
+const todoStatus = () => z.enum(todoStatuses);
 
 /**
  * One builder per command. A schema is built the first time its command
@@ -198,38 +198,3 @@ export const concurrentCommands: ReadonlySet<CommandType> = new Set([
   "handoff",
   "cancel_background_session",
 ]);
-
-/** One sentence naming the field, what was expected and what arrived. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = formatPath(issue.path);
-  const input = (issue as { input?: unknown }).input;
-  switch (issue.code) {
-    case "invalid_type":
-      if (input === undefined) return `${path} is required`;
-      return `${path} must be ${article(issue.expected)}, got ${show(input)}`;
-    case "invalid_value":
-      return `${path} must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${show(input)}`;
-    case "invalid_union":
-      return `${path} has an unexpected shape, got ${show(input)}`;
-    default:
-      return `${path} ${issue.message}${input === undefined ? "" : `, got ${show(input)}`}`;
-  }
-}
-
-function formatPath(path: PropertyKey[]): string {
-  let out = "";
-  for (const key of path) out += typeof key === "number" ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  return out || "command";
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-export function show(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}

@@ -4,6 +4,7 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
+import { todoStatuses } from "../core/enums.ts";
 
 export function frameSchemas(): Record<string, z.ZodType> {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
@@ -64,7 +65,7 @@ export function frameSchemas(): Record<string, z.ZodType> {
     z.object({ type: z.literal("toolcall_end"), contentIndex: z.number(), toolCall }),
   ]);
   const compactionResult = z.object({ summary: z.string(), firstKeptEntryId: z.string(), tokensBefore: z.number(), tokensAfter: z.number().optional() });
-  const todoTask = z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "abandoned"]) });
+  const todoTask = z.object({ content: z.string(), status: z.enum(todoStatuses) });
   const todoPhase = z.object({ name: z.string(), tasks: z.array(todoTask) });
   const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
   const args = z.union([z.record(z.string(), z.unknown()), z.string()]);

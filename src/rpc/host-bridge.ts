@@ -4,11 +4,11 @@
  * extension_ui_request ↔ extension_ui_response. Replies with an unknown id
  * get no response at all; once stdin closes, everything pending fails.
  */
-import { PendingRequests } from "../host/pending.ts";
-import type { HostToolCaller } from "../host/host-tools.ts";
+import { HOST_GONE, HostGone, PendingRequests } from "../host/pending.ts";
+import type { HostToolCaller } from "../tools/host-tools.ts";
 import type { DialogOptions, HostUi, HostUris, UriReadResult } from "../host/services.ts";
 import type { ReplyOf } from "./commands.ts";
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import { ToolError } from "../tools/types.ts";
 
 type Send = (frame: object) => void;
@@ -47,6 +47,7 @@ export class HostBridge {
         },
       );
     } catch (error) {
+      if (error instanceof HostGone) throw new ToolError(`${call.toolName} was not run: ${error.message}`);
       throw new ToolError(ctx.signal.aborted ? `${call.toolName} was cancelled` : `${call.toolName} failed: ${(error as Error).message}`);
     }
     const result = toResult(reply.result);
@@ -124,7 +125,9 @@ export class HostBridge {
         cancel: (targetId) => this.notice({ method: "cancel", targetId }),
       });
       return reply.cancelled ? undefined : reply;
-    } catch {
+    } catch (error) {
+      // nobody will ever answer: the caller must say so, not report a cancelled dialog
+      if (error instanceof HostGone) throw error;
       return undefined;
     }
   }
@@ -153,7 +156,7 @@ export class HostBridge {
 
   /** stdin closed: nothing pending can be answered any more. */
   close(): void {
-    const reason = "the host closed stdin, so it can no longer answer";
+    const reason = HOST_GONE;
     this.toolCalls.close(reason);
     this.uriRequests.close(reason);
     this.dialogs.close(reason);

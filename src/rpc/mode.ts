@@ -9,12 +9,13 @@ import type { AgentSession, SessionOptions } from "../agent/session.ts";
 import type { SessionStore } from "../session/index.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
+import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "./events.ts";
 import { RpcServer } from "./server.ts";
-import type { FrameWriter } from "./writer.ts";
+import type { FrameWriter } from "../wire/writer.ts";
 
 /** The session the command line names (--session, --continue, --fork, --session-id) and its --name. */
 export interface StartSession {
@@ -47,14 +48,18 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     },
     () => writer.drained(),
   );
-  conversations.onBackgroundSettled((session) => bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} finished.`, "info"));
+  conversations.onBackgroundSettled((session, aborted) =>
+    bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
+  );
   const server = new RpcServer(writer, createDispatch(context));
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.all([conversations.current.abort(), conversations.stopAll(0)]);
+    // background ones first, so their notices come before the attached run's agent_settled
+    await conversations.stopAll(0);
+    await conversations.current.abort();
     await finish(writer);
     process.exit(0);
   };
@@ -67,9 +72,8 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   setImmediate(() => void conversations.current.systemPrompt());
   await server.serve(Bun.stdin.stream());
   bridge.close();
-  const session = conversations.current;
-  session.denyPendingPermissions();
-  await Promise.all([session.waitForIdle(), conversations.stopAll()]);
+  conversations.closePermissions(HOST_GONE);
+  await Promise.all([conversations.current.waitForIdle(), conversations.stopAll()]);
   await finish(writer);
   return 0;
 }

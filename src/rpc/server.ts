@@ -3,9 +3,11 @@
  * handler → response. Every failure becomes one `success:false` response
  * (echoing the id when the record had a string one) and reading goes on.
  */
-import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "./lf-scanner.ts";
-import { commandSchema, concurrentCommands, describeIssue, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
-import type { FrameWriter } from "./writer.ts";
+import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../wire/lf-scanner.ts";
+import { describeIssue } from "../core/describe-issue.ts";
+import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandType, type ReplyType } from "./commands.ts";
+import type { FrameWriter } from "../wire/writer.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan, refusedReply, tooDeep } from "./json-bounds.ts";
 
 export type Handler = (command: any) => unknown;
 export type ReplyHandler = (reply: any) => void;
@@ -71,6 +73,7 @@ export class RpcServer {
     if (typeof type !== "string") {
       return this.fail(id, "unknown", type === undefined ? "type is required" : `type must be a string, got ${JSON.stringify(type)}`);
     }
+    if (nestsDeeperThan(frame, MAX_JSON_DEPTH)) return this.refuseDeep(id, type);
     if (isReplyType(type)) return this.reply(type, frame);
     if (!isCommandType(type)) return this.fail(id, type, `Unknown command: ${type}`);
     const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
@@ -90,6 +93,14 @@ export class RpcServer {
     } catch (error) {
       this.fail(id, command, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** A frame too deep to keep: a command fails; a reply settles its request as a failure. */
+  private refuseDeep(id: string | undefined, type: string): void {
+    if (!isReplyType(type)) return this.fail(id, isCommandType(type) ? type : "unknown", tooDeep(isCommandType(type) ? `the ${type} command` : "the frame"));
+    const standIn = id === undefined ? undefined : refusedReply(type, id, tooDeep(type));
+    if (standIn) this.reply(type, standIn);
+    else process.stderr.write(`nova: ignored ${type}: ${tooDeep("it")}\n`);
   }
 
   /** Replies to nova's own requests: no response, and an unknown id is ignored by the handler. */

@@ -4,7 +4,7 @@
  * attached conversation's events, so the agent never knows a UI exists.
  */
 import type { AgentEvent } from "../agent/events.ts";
-import type { TodoPhase } from "../agent/todos.ts";
+import type { TodoPhase } from "../core/todos.ts";
 import type { HostUi } from "../host/services.ts";
 
 export function todoWidgetLines(phases: TodoPhase[]): string[] | undefined {

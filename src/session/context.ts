@@ -2,8 +2,8 @@
  * Turns one root→leaf path of the session tree into what the agent resumes
  * with: the messages the model sees and the settings last chosen on that path.
  */
-import type { AgentMessage } from "../agent/messages.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { AgentMessage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 import type { CompactionEntry, SessionEntry } from "./entries.ts";
 
 export interface SessionContext {

@@ -3,8 +3,8 @@
  * Pi's own tests) can read nova sessions: one header line, then one entry per
  * line, each entry pointing at its parent so the file holds a tree.
  */
-import type { AgentMessage } from "../agent/messages.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
+import type { AgentMessage } from "../core/messages.ts";
+import type { ThinkingLevel } from "../core/enums.ts";
 
 export const SESSION_VERSION = 1;
 

@@ -13,7 +13,7 @@ import type {
   ImageContent,
   TextContent,
   ToolResultMessage,
-} from "../agent/messages.ts";
+} from "../core/messages.ts";
 import { makeRedactor, redactDeep, type Redactor } from "./redact.ts";
 
 export interface ExportInput {

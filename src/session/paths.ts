@@ -5,8 +5,9 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { AgentMessage } from "../agent/messages.ts";
+import type { AgentMessage } from "../core/messages.ts";
 import type { SessionHeader } from "./entries.ts";
+import { blockText } from "../core/text.ts";
 
 export interface SessionListing {
   id: string;
@@ -100,8 +101,7 @@ function parseLine(line: string | undefined): Record<string, unknown> | undefine
 function userText(message: AgentMessage | undefined): string | undefined {
   if (message?.role !== "user") return undefined;
   if (typeof message.content === "string") return message.content;
-  const texts = message.content.flatMap((part) => (part.type === "text" ? [part.text] : []));
-  return texts.length > 0 ? texts.join("\n") : undefined;
+  return message.content.some((part) => part.type === "text") ? blockText(message.content, "\n") : undefined;
 }
 
 /**

@@ -6,9 +6,10 @@ import { z } from "zod";
 import { defineTool } from "./define.ts";
 import { MAX_BYTES, MAX_LINES } from "./limits.ts";
 import { type PermissionRules, checkCommand } from "./permissions.ts";
-import { type ShellResult, runShell } from "./run-shell.ts";
+import { type ShellResult, type ShellSandbox, runShell } from "./run-shell.ts";
 import type { Tool, ToolContext } from "./types.ts";
 import { ToolError } from "./types.ts";
+import { HostGone } from "../host/pending.ts";
 
 export { type ShellOptions, type ShellResult, runShell } from "./run-shell.ts";
 
@@ -17,7 +18,15 @@ const schema = z.object({
   timeout: z.number().positive().optional().describe("Timeout in seconds; the command and its children are killed when it passes"),
 });
 
-export function createBashTool(rules: PermissionRules): Tool {
+/** The OS sandbox as the bash tool sees it (src/sandbox/ implements it); given only while it is active. */
+export interface BashSandbox extends ShellSandbox {
+  /** commands flagged only for changing files in the workspace run unasked */
+  readonly autoAllow: boolean;
+  /** a sentence for the model when a failed command's output reads like the sandbox stopped it */
+  explain(output: string): string | undefined;
+}
+
+export function createBashTool(rules: PermissionRules, sandbox?: BashSandbox): Tool {
   return defineTool({
     name: "bash",
     description:
@@ -26,8 +35,10 @@ export function createBashTool(rules: PermissionRules): Tool {
       "Dangerous commands (recursive rm, sudo, force push, writes outside the cwd, …) need the user's approval.",
     schema,
     async run(args, ctx) {
-      await gate(args.command, rules, ctx);
-      const result = await (ctx.terminal ?? { run: runShell }).run(args.command, {
+      await gate(args.command, rules, ctx, sandbox);
+      // An editor's own terminal runs outside nova's reach: while the sandbox is on, commands run here, confined.
+      const runner = sandbox ? { run: runShell } : (ctx.terminal ?? { run: runShell });
+      const result = await runner.run(args.command, {
         cwd: ctx.cwd,
         signal: ctx.signal,
         timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
@@ -35,9 +46,11 @@ export function createBashTool(rules: PermissionRules): Tool {
         // Without a UI the host cannot answer prompts anyway; a PTY makes tools print as they would for a person.
         usePty: !ctx.hasUI,
         env: ctx.env,
+        sandbox,
       });
+      const blocked = result.exitCode !== 0 && !result.cancelled && !result.timedOut ? sandbox?.explain(result.output) : undefined;
       return {
-        content: [{ type: "text", text: describe(result, args.timeout) }],
+        content: [{ type: "text", text: describe(result, args.timeout, blocked) }],
         details: {
           exitCode: result.exitCode,
           cancelled: result.cancelled,
@@ -51,18 +64,22 @@ export function createBashTool(rules: PermissionRules): Tool {
   });
 }
 
-async function gate(command: string, rules: PermissionRules, ctx: ToolContext): Promise<void> {
+async function gate(command: string, rules: PermissionRules, ctx: ToolContext, sandbox: BashSandbox | undefined): Promise<void> {
   const check = checkCommand(command, rules, ctx.cwd);
   if (check.verdict === "deny") throw new ToolError(`bash: command blocked by the deny rule "${check.rule}" in the permissions config`);
   if (check.verdict === "allow") return;
+  if (sandbox?.autoAllow && check.confinable) return;
   if (!ctx.askPermission) {
     throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but there is no one to ask here; it was not run`);
   }
-  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal);
+  const approved = await ctx.askPermission({ toolName: "bash", command }, ctx.signal).catch((error: unknown) => {
+    if (error instanceof HostGone) throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but ${error.message}; it was not run`);
+    throw error;
+  });
   if (!approved) throw new ToolError(`bash: permission denied by the user (the command was flagged because ${check.reason})`);
 }
 
-function describe(result: ShellResult, timeoutSeconds: number | undefined): string {
+function describe(result: ShellResult, timeoutSeconds: number | undefined, blocked: string | undefined): string {
   const parts = [result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)"];
   if (result.truncated) {
     const full = result.fullOutputPath ? `; full output: ${result.fullOutputPath}` : "";
@@ -70,6 +87,7 @@ function describe(result: ShellResult, timeoutSeconds: number | undefined): stri
   }
   if (result.timedOut) parts.push(`[Timed out after ${timeoutSeconds} s; the command and its children were killed]`);
   if (result.cancelled) parts.push("[Cancelled; the command and its children were killed]");
+  if (blocked) parts.push(`[${blocked}]`);
   parts.push(result.exitCode === null ? "[exit code: none, killed by a signal]" : `[exit code: ${result.exitCode}]`);
   return parts.join("\n\n");
 }

@@ -4,7 +4,7 @@
  * arrival so a bad attachment is refused with a reason instead of failing later
  * at a provider, or inflating every request that re-sends it.
  */
-import type { ImageContent } from "../agent/messages.ts";
+import type { ImageContent } from "../core/messages.ts";
 
 export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];

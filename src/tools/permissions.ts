@@ -21,6 +21,12 @@ export interface Verdict {
   rule?: string;
   /** why the command is flagged */
   reason?: string;
+  /**
+   * An "ask" whose every reason is about changing files in the working folder
+   * (no write outside it, no network effect, no ask rule of the user's): an OS
+   * sandbox confines such a command, so it may run unasked there.
+   */
+  confinable?: boolean;
 }
 
 /** One command as seen at one wrapper depth: `sudo env X=1 rm -rf a` is seen as itself, then `env X=1 rm -rf a`, then `rm -rf a`. */
@@ -39,7 +45,17 @@ interface Finding {
   /** index of the view the finding belongs to */
   depth: number;
   reason: string;
+  /** reaches beyond the working folder: a write outside it, or a remote */
+  escapes?: boolean;
 }
+
+/** A reason whose effect an OS sandbox confined to the workspace would not contain. */
+interface Escaping {
+  text: string;
+  escapes: true;
+}
+
+const escaping = (text: string): Escaping => ({ text, escapes: true });
 
 export function checkCommand(command: string, rules: PermissionRules, cwd: string): Verdict {
   const parsed = parseCommandLine(command);
@@ -47,6 +63,7 @@ export function checkCommand(command: string, rules: PermissionRules, cwd: strin
   const queue = [...parsed.commands];
   const place: Place = { root: resolve(cwd), here: resolve(cwd) };
   let asked: Verdict | undefined;
+  let escapes = false;
   for (let n = 0; n < queue.length; n++) {
     if (n > 1000) return { verdict: "ask", reason: "the command line nests too deeply to check" };
     const cmd = queue[n]!;
@@ -63,6 +80,8 @@ export function checkCommand(command: string, rules: PermissionRules, cwd: strin
     // An allow rule vouches for the view it matches and everything inside it, not for the wrappers around it.
     const allowedFrom = views.findIndex((_, d) => rules.allow.some((rule) => matchesRule(rule, texts[d]!)));
     const remaining = allowedFrom === -1 ? findings : findings.filter((f) => f.depth < allowedFrom);
+    if (remaining.some((f) => f.escapes)) escapes = true;
+    if (allowedFrom === -1 && rules.ask.some((rule) => texts.some((t) => matchesRule(rule, t)))) escapes = true;
     if (asked) continue;
     if (remaining.length > 0) {
       asked = { verdict: "ask", reason: remaining[0]!.reason };
@@ -72,7 +91,7 @@ export function checkCommand(command: string, rules: PermissionRules, cwd: strin
     const askRule = rules.ask.find((rule) => texts.some((t) => matchesRule(rule, t)));
     if (askRule) asked = { verdict: "ask", rule: askRule, reason: `matches the ask rule "${askRule}"` };
   }
-  return asked ?? { verdict: "allow" };
+  return asked ? { ...asked, confinable: !escapes } : { verdict: "allow" };
 }
 
 /** A config rule is a glob over the command's words joined by spaces; a trailing ` *` also matches no arguments at all. */
@@ -108,7 +127,7 @@ function inspect(cmd: SimpleCommand, place: Place): { views: View[]; findings: F
       : isOutside(r.target, place)
         ? `it writes outside the working folder (${r.op} ${r.target})`
         : undefined;
-    if (reason) findings.push({ depth: Number.NEGATIVE_INFINITY, reason });
+    if (reason) findings.push({ depth: Number.NEGATIVE_INFINITY, reason, escapes: !r.dynamic });
   }
 
   let words = cmd.words;
@@ -124,7 +143,8 @@ function inspect(cmd: SimpleCommand, place: Place): { views: View[]; findings: F
     if (words.length === 0) break;
     views.push({ words: [commandName(words[0]!), ...words.slice(1)], dynamic });
     const d = views.length - 1;
-    const flag = (reason: string) => findings.push({ depth: d, reason });
+    const flag = (reason: string | Escaping) =>
+      findings.push(typeof reason === "string" ? { depth: d, reason } : { depth: d, reason: reason.text, escapes: true });
     const name = commandName(words[0]!);
     const args = words.slice(1);
     const argsDynamic = dynamic.slice(1);
@@ -317,15 +337,15 @@ function operands(args: string[]): string[] {
   return out;
 }
 
-function builtinReason(name: string, args: string[], argsDynamic: boolean[], place: Place): string | undefined {
+function builtinReason(name: string, args: string[], argsDynamic: boolean[], place: Place): string | Escaping | undefined {
   const anyDynamic = argsDynamic.some(Boolean);
   const outside = (paths: string[]) => paths.find((p) => isOutside(p, place));
   switch (name) {
     case "rm": {
-      if (hasOption(args, "rRf", ["--recursive", "--force"], 5)) return "rm is recursive or forced";
-      if (anyDynamic) return "rm has arguments that are only known when it runs";
       const p = outside(operands(args));
-      return p ? `rm deletes outside the working folder (${p})` : undefined;
+      if (hasOption(args, "rRf", ["--recursive", "--force"], 5)) return p ? escaping("rm is recursive or forced") : "rm is recursive or forced";
+      if (anyDynamic) return "rm has arguments that are only known when it runs";
+      return p ? escaping(`rm deletes outside the working folder (${p})`) : undefined;
     }
     case "git":
       return gitReason(args, anyDynamic);
@@ -351,14 +371,14 @@ function builtinReason(name: string, args: string[], argsDynamic: boolean[], pla
     case "unlink":
     case "mv": {
       const p = outside(operands(args));
-      return p ? `${name} writes outside the working folder (${p})` : undefined;
+      return p ? escaping(`${name} writes outside the working folder (${p})`) : undefined;
     }
     case "cp":
     case "install":
     case "ln":
     case "rsync": {
       const target = targetDirectory(args) ?? operands(args).at(-1);
-      return target !== undefined && isOutside(target, place) ? `${name} writes outside the working folder (${target})` : undefined;
+      return target !== undefined && isOutside(target, place) ? escaping(`${name} writes outside the working folder (${target})`) : undefined;
     }
     default:
       if (POWER.has(name)) return `${name} stops the machine`;
@@ -379,16 +399,16 @@ function targetDirectory(args: string[]): string | undefined {
 
 const GIT_GLOBAL_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
-function gitReason(args: string[], anyDynamic: boolean): string | undefined {
+function gitReason(args: string[], anyDynamic: boolean): string | Escaping | undefined {
   let i = 0;
   while (i < args.length && args[i]!.startsWith("-")) i += GIT_GLOBAL_WITH_VALUE.has(args[i]!) ? 2 : 1;
   const sub = args[i];
   const rest = args.slice(i + 1);
   switch (sub) {
     case "push":
-      if (hasOption(rest, "f", ["--force", "--force-with-lease", "--force-if-includes", "--mirror"], 5)) return "git push overwrites remote history (force)";
-      if (operands(rest).some((r) => r.startsWith("+"))) return "git push overwrites remote history (+refspec)";
-      return anyDynamic ? "git push has arguments that are only known when it runs" : undefined;
+      if (hasOption(rest, "f", ["--force", "--force-with-lease", "--force-if-includes", "--mirror"], 5)) return escaping("git push overwrites remote history (force)");
+      if (operands(rest).some((r) => r.startsWith("+"))) return escaping("git push overwrites remote history (+refspec)");
+      return anyDynamic ? escaping("git push has arguments that are only known when it runs") : undefined;
     case "reset":
       return hasOption(rest, "", ["--hard"], 4) ? "git reset --hard discards changes" : undefined;
     case "clean":

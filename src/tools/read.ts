@@ -7,7 +7,7 @@ import { type LineWindow, readLineWindow } from "./line-window.ts";
 import { resolvePath, statPath } from "./paths.ts";
 import { toLF } from "./text-style.ts";
 import { ToolError, type ToolContext, type ToolResult } from "./types.ts";
-import type { TextContent } from "../agent/messages.ts";
+import type { TextContent } from "../core/messages.ts";
 import type { UriReadResult } from "../host/services.ts";
 
 const schema = z.object({

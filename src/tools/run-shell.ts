@@ -16,6 +16,13 @@ export interface ShellOptions {
   usePty?: boolean;
   /** variables added to the inherited environment; undefined removes one */
   env?: Record<string, string | undefined>;
+  /** confines the shell (src/sandbox/); absent: it runs with the user's rights */
+  sandbox?: ShellSandbox;
+}
+
+/** What runShell needs of the OS sandbox: the argv that runs a command confined. */
+export interface ShellSandbox {
+  wrap(command: string[], cwd: string, opts: { pty: boolean }): string[];
 }
 
 export interface ShellResult {
@@ -116,7 +123,7 @@ interface Spawned {
 function spawnShell(command: string, opts: ShellOptions, env: Record<string, string | undefined>, onData: (chunk: Uint8Array) => void): Spawned {
   if (opts.usePty) {
     const { promise, resolve } = Promise.withResolvers<void>();
-    const proc = Bun.spawn([shell(), "-c", command], {
+    const proc = Bun.spawn(argv(command, opts), {
       cwd: opts.cwd,
       env,
       detached: true,
@@ -124,7 +131,7 @@ function spawnShell(command: string, opts: ShellOptions, env: Record<string, str
     });
     return { proc, outputDone: promise, stopReading: () => proc.terminal?.close() };
   }
-  const proc = Bun.spawn([shell(), "-c", command], { cwd: opts.cwd, env, detached: true, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv(command, opts), { cwd: opts.cwd, env, detached: true, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
   return {
     proc,
@@ -133,6 +140,11 @@ function spawnShell(command: string, opts: ShellOptions, env: Record<string, str
       for (const r of readers) r.cancel().catch(() => undefined);
     },
   };
+}
+
+function argv(command: string, opts: ShellOptions): string[] {
+  const plain = [shell(), "-c", command];
+  return opts.sandbox ? opts.sandbox.wrap(plain, opts.cwd, { pty: opts.usePty === true }) : plain;
 }
 
 async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, onData: (chunk: Uint8Array) => void): Promise<void> {

@@ -1,5 +1,6 @@
 /** `todo`: the model keeps the session's todo list, the same list the host sets with `set_todos`. */
 import { z } from "zod";
+import { todoStatuses } from "../core/enums.ts";
 import { defineTool } from "./define.ts";
 import { ToolError } from "./types.ts";
 
@@ -8,7 +9,7 @@ const schema = z.object({
     .array(
       z.object({
         name: z.string().min(1),
-        tasks: z.array(z.object({ content: z.string().min(1), status: z.enum(["pending", "in_progress", "completed", "abandoned"]) })),
+        tasks: z.array(z.object({ content: z.string().min(1), status: z.enum(todoStatuses) })),
       }),
     )
     .describe("The whole list, replacing the previous one: phases of tasks, each task with its status"),

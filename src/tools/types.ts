@@ -3,7 +3,7 @@
  * it gets its arguments (already validated against `parameters` by the caller),
  * a context, an abort signal and an `onUpdate` for streamed partial results.
  */
-import type { ImageContent, TextContent } from "../agent/messages.ts";
+import type { ImageContent, TextContent } from "../core/messages.ts";
 import type { HostServices } from "../host/services.ts";
 import type { ShellOptions, ShellResult } from "./run-shell.ts";
 

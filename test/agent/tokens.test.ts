@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { type AgentMessage, type AssistantMessage, emptyUsage, type StopReason } from "../../src/agent/messages.ts";
+import { type AgentMessage, type AssistantMessage, emptyUsage, type StopReason } from "../../src/core/messages.ts";
 import { estimateContextTokens, estimateMessageTokens, estimateTokens, IMAGE_TOKENS } from "../../src/agent/tokens.ts";
 
 const image = { type: "image" as const, data: "aGVsbG8=", mimeType: "image/png" };

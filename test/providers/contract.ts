@@ -4,7 +4,7 @@
  * `describeProviderContract` and adds its own request-shape tests.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ImageContent } from "../../src/agent/messages.ts";
+import type { ImageContent } from "../../src/core/messages.ts";
 import type { Model, Provider, ProviderError, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
 import { fixtures } from "../support/fixtures/index.ts";
 import type { FixturePart, FixtureToolCall, TurnOptions } from "../support/fixtures/index.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { AgentMessage, ToolResultMessage } from "../../src/agent/messages.ts";
+import type { AgentMessage, ToolResultMessage } from "../../src/core/messages.ts";
 import { contextText, prepareMessages, toolResultText } from "../../src/providers/convert.ts";
 import { PIXEL, assistant, testModel } from "./helpers.ts";
 

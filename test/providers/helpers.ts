@@ -1,5 +1,5 @@
 /** Shared test plumbing: byte streams from chunks, and the split points that stress a parser. */
-import { type AgentMessage, type AssistantMessage, emptyUsage } from "../../src/agent/messages.ts";
+import { type AgentMessage, type AssistantMessage, emptyUsage } from "../../src/core/messages.ts";
 import type { Model, Provider, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
 
 export const encode = (text: string) => new TextEncoder().encode(text);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { getProvider } from "../../src/providers/registry.ts";
-import type { ApiName } from "../../src/providers/types.ts";
+import type { ApiName } from "../../src/core/enums.ts";
 
 describe("getProvider", () => {
   test("every API name has its provider", () => {

@@ -22,7 +22,7 @@ describe("runProvider", () => {
       yield { type: "stop", reason: "stop" };
       yield { type: "text_delta", index: 0, delta: "never seen" };
     };
-    const events = await collect(runProvider(request, decode, 1000, never));
+    const events = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(events).toEqual([
       { type: "text_delta", index: 0, delta: "a" },
       { type: "stop", reason: "stop" },
@@ -36,7 +36,7 @@ describe("runProvider", () => {
 
   test("a body that ends without a stop is a retryable error", async () => {
     server.enqueue({ chunks: ["x"] });
-    const events = await collect(runProvider(request, async function* () {}, 1000, never));
+    const events = await collect(runProvider(request, async function* () {}, { idleTimeoutMs: 1000 }, never));
     expect(events).toEqual([{ type: "error", error: { message: "the response ended before the provider finished it", retryable: true } }]);
   });
 
@@ -45,7 +45,7 @@ describe("runProvider", () => {
     const decode = async function* (body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
       JSON.parse(await new Response(body).text());
     };
-    const [event] = await collect(runProvider(request, decode, 1000, never));
+    const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
     expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
@@ -56,7 +56,7 @@ describe("runProvider", () => {
       const value = JSON.parse((await new Response(body).text()).slice(6)) as { choices: unknown[] };
       if (value.choices.length > 0) yield { type: "stop", reason: "stop" };
     };
-    const [event] = await collect(runProvider(request, decode, 1000, never));
+    const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
     expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
@@ -65,7 +65,7 @@ describe("runProvider", () => {
     const build = () => {
       throw new Error("thinking signature is not JSON");
     };
-    expect(await collect(runProvider(build, async function* () {}, 1000, never))).toEqual([
+    expect(await collect(runProvider(build, async function* () {}, { idleTimeoutMs: 1000 }, never))).toEqual([
       { type: "error", error: { message: "could not build the request: thinking signature is not JSON", retryable: false } },
     ]);
   });
@@ -73,7 +73,7 @@ describe("runProvider", () => {
   test("a refused connection is a retryable network error", async () => {
     const closed = await startProviderServer();
     await closed.close();
-    const [event] = await collect(runProvider(() => ({ url: closed.url, headers: {}, body: {} }), async function* () {}, 1000, never));
+    const [event] = await collect(runProvider(() => ({ url: closed.url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: true } });
     expect(event.type === "error" && event.error.message).toStartWith("network error: ");
     expect(event.type === "error" && event.error.message).not.toContain("verbose");
@@ -81,7 +81,7 @@ describe("runProvider", () => {
 
   test("a server that never sends headers times out as a stall", async () => {
     const silent = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>(() => {}) });
-    const events = await collect(runProvider(() => ({ url: `http://127.0.0.1:${silent.port}`, headers: {}, body: {} }), async function* () {}, 150, never));
+    const events = await collect(runProvider(() => ({ url: `http://127.0.0.1:${silent.port}`, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 150 }, never));
     await silent.stop(true);
     expect(events).toEqual([{ type: "error", error: { message: "stream stalled: no data for 0.15 s", retryable: true } }]);
   });

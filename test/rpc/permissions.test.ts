@@ -77,13 +77,16 @@ test("a config deny rule is never run and never asked about", async () => {
   expect(end.result.content[0].text).toContain("shutdown *");
 });
 
-test("stdin closing while a request is pending denies it; the run ends and nova exits 0", async () => {
+test("stdin closing while a request is pending withdraws it (the host is gone, not a denial); the run ends and nova exits 0", async () => {
   s = await scenario();
   const { from } = await flagged("rm -rf build");
   s.nova.closeStdin();
   expect(await s.nova.exited).toBe(0);
   const frames = s.nova.frames.slice(from);
-  expect(frames.find((fr) => fr.type === "tool_execution_end")!.isError).toBe(true);
+  const end = frames.find((fr) => fr.type === "tool_execution_end")!;
+  expect(end.isError).toBe(true);
+  expect(end.result.content[0].text).toContain("the host is gone (it closed stdin)");
+  expect(end.result.content[0].text).not.toContain("denied by the user");
   expect(frames.map((fr) => fr.type)).toContain("agent_settled");
 });
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentMessage } from "../../src/agent/messages.ts";
+import type { AgentMessage } from "../../src/core/messages.ts";
 import { exportHtml, writeExport } from "../../src/session/export-html.ts";
 import { assistant, toolCall, toolResult, user } from "./fixtures.ts";
 

@@ -5,7 +5,7 @@ import {
   type ToolCall,
   type ToolResultMessage,
   type UserMessage,
-} from "../../src/agent/messages.ts";
+} from "../../src/core/messages.ts";
 
 export function user(text: string, timestamp = 1_700_000_000_000): UserMessage {
   return { role: "user", content: text, timestamp };

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import type { ImageContent } from "../../src/agent/messages.ts";
+import type { ImageContent } from "../../src/core/messages.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
 import { outputScale, pixelRegion, zoomTool } from "../../src/tools/zoom.ts";
 import { toolContext } from "./context.ts";

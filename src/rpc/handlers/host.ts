@@ -1,10 +1,11 @@
 /** Host tools, host URI schemes, todos, sub-agents, login, and the host's replies to nova's requests. */
 import type { CommandOf, ReplyOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
-import { hostTool } from "../../host/host-tools.ts";
+import { hostTool } from "../../tools/host-tools.ts";
 import { login, loginProviders } from "../../agent/login.ts";
 import { CommandError } from "../../agent/errors.ts";
 import { todoWidgetLines } from "../ui-signals.ts";
+import { schemaProblem } from "../json-bounds.ts";
 
 export function hostHandlers(ctx: HandlerContext) {
   return {
@@ -14,6 +15,8 @@ export function hostHandlers(ctx: HandlerContext) {
       c.tools.forEach((tool, i) => {
         if (builtin.has(tool.name)) throw new CommandError(`tools[${i}].name "${tool.name}" is a built-in tool; choose another name`);
         if (seen.has(tool.name)) throw new CommandError(`tools[${i}].name "${tool.name}" appears twice`);
+        const problem = schemaProblem(tool.parameters, i);
+        if (problem) throw new CommandError(problem);
         seen.add(tool.name);
       });
       ctx.hostTools = c.tools.map((definition) => hostTool(definition, ctx.bridge.callTool));

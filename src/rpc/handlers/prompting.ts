@@ -1,7 +1,7 @@
 /** prompt, steer, follow_up, abort, abort_and_prompt, permission_response, clear_queue. */
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
-import type { ImageContent } from "../../agent/messages.ts";
+import type { ImageContent } from "../../core/messages.ts";
 import { validateImages } from "../../tools/images.ts";
 
 /** Images are checked on arrival so a bad one rejects the command and nothing is queued. */

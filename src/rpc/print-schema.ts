@@ -4,8 +4,8 @@
  * (events), so a host in any language can check both directions.
  */
 import { z } from "zod";
-import { commandSchema, commandTypes, replySchema, replyTypes } from "../rpc/commands.ts";
-import { frameSchemas } from "../rpc/frame-schemas.ts";
+import { commandSchema, commandTypes, replySchema, replyTypes } from "./commands.ts";
+import { frameSchemas } from "./frame-schemas.ts";
 
 export function printSchema(): string {
   const schema = (s: z.ZodType) => z.toJSONSchema(s, { unrepresentable: "any", io: "input" });

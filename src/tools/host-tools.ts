@@ -4,8 +4,8 @@
  * the host only ever sees calls that fit its own definition.
  */
 import { z } from "zod";
-import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
-import { ToolError } from "../tools/types.ts";
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import { ToolError } from "./types.ts";
 
 export interface HostToolDefinition {
   name: string;

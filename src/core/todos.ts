@@ -2,7 +2,7 @@
  * The session's todo list, shared by the host (`set_todos`) and the model (the
  * `todo` tool). Phases hold tasks; neither has an id: a task is its content.
  */
-export type TodoStatus = "pending" | "in_progress" | "completed" | "abandoned";
+import type { TodoStatus } from "./enums.ts";
 
 export interface TodoTask {
   content: string;

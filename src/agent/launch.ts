@@ -10,13 +10,12 @@ import { dirname, join, resolve } from "node:path";
 import { sessionDirFor } from "../session/paths.ts";
 import { sessionPathArg, type StartWhere } from "../session/start.ts";
 import type { Config } from "../config/load.ts";
-import { permissionPrompts, type PermissionPrompt } from "../config/schema.ts";
-import type { SessionOptions } from "../agent/session.ts";
-import { isEditList, type ToolSelection } from "../agent/tool-selection.ts";
+import { permissionPrompts, type PermissionPrompt, type ThinkingLevel } from "../core/enums.ts";
+import type { SessionOptions } from "./session.ts";
+import { isEditList, type ToolSelection } from "./tool-selection.ts";
 import { allToolsForSchemas } from "../tools/index.ts";
-import type { ThinkingLevel } from "../providers/types.ts";
-import { UsageError, type Args } from "./args.ts";
-import { resolveModel, resolveScope, type ModelChoice } from "./models.ts";
+import { UsageError, type Args } from "../cli/args.ts";
+import { resolveModel, resolveScope, type ModelChoice } from "../cli/models.ts";
 
 type Env = Record<string, string | undefined>;
 

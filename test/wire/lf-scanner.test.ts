@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LfScanner, type ScanItem } from "../../src/rpc/lf-scanner.ts";
+import { LfScanner, type ScanItem } from "../../src/wire/lf-scanner.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

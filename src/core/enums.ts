@@ -1,0 +1,23 @@
+/**
+ * The closed lists of nova's vocabulary, one `as const` list each: zod enums,
+ * the flag parser and the config schema take the list, the code takes the type.
+ */
+
+/** How hard the model thinks; `clampThinking` maps a level onto what a model supports. */
+export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+export type ThinkingLevel = (typeof thinkingLevels)[number];
+
+/** The wire formats nova speaks; each has one file in `providers/`. */
+export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+export type ApiName = (typeof apiNames)[number];
+
+export const todoStatuses = ["pending", "in_progress", "completed", "abandoned"] as const;
+export type TodoStatus = (typeof todoStatuses)[number];
+
+/** How the OS sandbox confines the model's commands (docs/sandbox.md). */
+export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
+export type SandboxMode = (typeof sandboxModes)[number];
+
+/** How a flagged bash command is asked about (docs/config.md, permissions.prompt). */
+export const permissionPrompts = ["request", "ui", "allow", "deny"] as const;
+export type PermissionPrompt = (typeof permissionPrompts)[number];
