@@ -66,7 +66,7 @@ describe("sessions named on the command line", () => {
     expect(roles(second.server.requests[0].body)).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
   });
 
-  test("--session ID (a prefix), --continue and --session-id find sessions of the cwd", async () => {
+  test("--session ID (a prefix) and --continue find sessions of the cwd", async () => {
     const cwd = tempDir("nova-cwd-");
     const home = tempDir("nova-home-");
     const older = await oneExchange(cwd, home, "older");
@@ -76,14 +76,19 @@ describe("sessions named on the command line", () => {
     expect((await byId.nova.request({ type: "get_state" })).data.sessionFile).toBe(older.sessionFile);
     const cont = await setup({ args: ["-c"], cwd, home });
     expect((await cont.nova.request({ type: "get_state" })).data.sessionFile).toBe(newer.sessionFile);
+    expect(await refused(["--session", "nosuchid"])).toContain('--session: no session found matching "nosuchid"');
+  });
+
+  test("--session-id opens the cwd's session with that id, or starts one with it", async () => {
+    const cwd = tempDir("nova-cwd-");
+    const home = tempDir("nova-home-");
+    const newer = await oneExchange(cwd, home, "newer");
     const existing = await setup({ args: ["--session-id", newer.sessionId], cwd, home });
     expect((await existing.nova.request({ type: "get_state" })).data).toMatchObject({ sessionFile: newer.sessionFile, messageCount: 2 });
     const created = await setup({ args: ["--session-id", "my-own.id"], cwd, home });
     const fresh = (await created.nova.request({ type: "get_state" })).data;
     expect(fresh).toMatchObject({ sessionId: "my-own.id", messageCount: 0 });
     expect(fresh.sessionFile).toEndWith("_my-own.id.jsonl");
-
-    expect(await refused(["--session", "nosuchid"])).toContain('--session: no session found matching "nosuchid"');
   });
 
   test("--fork continues a copy as a new session; --name names it", async () => {
