@@ -146,6 +146,7 @@ function build(
         contextWindow: m.contextWindow,
         maxTokens: m.maxTokens,
         cost: m.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        ...(m.replayReasoning !== undefined ? { replayReasoning: m.replayReasoning } : {}),
       })),
     });
   }

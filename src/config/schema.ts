@@ -17,6 +17,7 @@ const modelSchema = z.object({
   maxTokens: z._default(positiveInt(), 8192),
   input: z._default(z.array(z.enum(["text", "image"])), ["text"]),
   reasoning: z._default(z.boolean(), false),
+  replayReasoning: z.optional(z.boolean()),
   cost: z.optional(z.object({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });
 

@@ -120,6 +120,16 @@ export function sameModel(message: AssistantMessage, model: Model): boolean {
   return message.api === model.api && message.model === model.id;
 }
 
+/**
+ * Output tokens as billed. Some servers leave reasoning tokens out of their
+ * output count (xAI counts them only in the total), so when the total says
+ * more than input + output, the difference is output too: the message's
+ * usage then adds up to the provider's own total.
+ */
+export function billedOutput(output: number, input: number, total: number | undefined): number {
+  return typeof total === "number" && total - input > output ? total - input : output;
+}
+
 /** A fresh tool-call id for providers that send none. */
 export function newToolCallId(): string {
   return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;

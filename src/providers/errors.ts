@@ -12,8 +12,9 @@ export class ProviderFailure extends Error {
   }
 }
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 529]);
-/** Error codes and types that name a passing condition on the provider side. */
+/** The 4xx answers that name a passing condition; every other 4xx is the request's fault and never retried. */
+const RETRYABLE_4XX = new Set([408, 409, 429]);
+/** Error codes and types that name a passing condition, for errors that arrive without an HTTP status (mid-stream). */
 const TRANSIENT_KIND = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit|server[_ ]error|api[_ ]error|internal|timeout/i;
 
 /** Texts and codes that OpenAI, Anthropic, Gemini, Ollama, llama.cpp and OpenRouter use for a prompt that does not fit. */
@@ -37,14 +38,15 @@ export function isContextOverflow(text: string): boolean {
 }
 
 /**
- * An error reported by the provider. `kind` is the provider's own code or
- * type (`overloaded_error`, `rate_limit_exceeded`, …); it counts for both
- * retry and overflow detection.
+ * An error reported by the provider. With an HTTP status the status alone
+ * decides the retry (a proxy may label a 401 `server_error`); without one,
+ * `kind`, the provider's own code or type (`overloaded_error`,
+ * `rate_limit_exceeded`, …), does. Both count for overflow detection.
  */
 export function classifyError(message: string, kind = "", status?: number): ProviderError {
   const both = `${kind} ${message}`;
   const retryable =
-    (status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500)) || TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
+    status !== undefined ? RETRYABLE_4XX.has(status) || status >= 500 : TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
   const error: ProviderError = { message, retryable };
   if (status !== undefined) error.status = status;
   if (isContextOverflow(both)) {
@@ -140,11 +142,30 @@ export async function readErrorBody(
   return { text: new TextDecoder().decode(Buffer.concat(parts)), cut, stalled };
 }
 
-/** A failed connection or read: worth retrying, since the next attempt may reach the server. */
-export function networkError(e: unknown): ProviderFailure {
+/**
+ * A failed connection or read, naming the URL and the cause. A refused
+ * connection, an unknown host or a bad certificate is a mistake in the
+ * config that no retry fixes, so it fails at once; a reset or a timeout may
+ * pass, so it is retried.
+ */
+export function networkError(e: unknown, url: string): ProviderFailure {
+  const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : "";
   // Bun appends advice about `verbose: true` that means nothing to a user
-  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
-  return new ProviderFailure({ message: `network error: ${message}`, retryable: true });
+  const raw = (e instanceof Error ? e.message : String(e)).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  const fatal = (cause: string) => new ProviderFailure({ message: `cannot connect to ${url}: ${cause}`, retryable: false });
+  if (code === "ECONNREFUSED") return fatal("connection refused");
+  if (code === "ENOTFOUND") return fatal(`unknown host ${hostOf(url)}`);
+  if (/CERT|SSL|TLS|SELF_SIGNED/.test(code)) return fatal(`TLS certificate problem (${code})`);
+  if (code === "ECONNRESET") return new ProviderFailure({ message: `connection to ${url} was reset`, retryable: true });
+  return new ProviderFailure({ message: `network error talking to ${url}: ${raw}`, retryable: true });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
 }
 
 /** An error object that arrived inside a 200 stream (any provider's shape). */

@@ -6,7 +6,7 @@
  */
 import type { ImageContent, TextContent } from "../core/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, billedOutput, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
@@ -99,7 +99,9 @@ interface GoogleChunk {
     promptTokenCount?: number;
     candidatesTokenCount?: number;
     thoughtsTokenCount?: number;
+    toolUsePromptTokenCount?: number;
     cachedContentTokenCount?: number;
+    totalTokenCount?: number;
   };
   promptFeedback?: { blockReason?: string };
   error?: unknown;
@@ -148,10 +150,8 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
 }
 
 function googleUsage(meta: NonNullable<GoogleChunk["usageMetadata"]>): UsageUpdate {
+  const prompt = (meta.promptTokenCount ?? 0) + (meta.toolUsePromptTokenCount ?? 0);
   const cached = meta.cachedContentTokenCount ?? 0;
-  return {
-    input: (meta.promptTokenCount ?? 0) - cached,
-    output: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
-    cacheRead: cached,
-  };
+  const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
+  return { input: prompt - cached, output: billedOutput(output, prompt, meta.totalTokenCount), cacheRead: cached };
 }

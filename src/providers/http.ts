@@ -39,17 +39,17 @@ export async function postJson(request: HttpRequest, signal: AbortSignal, limits
   } catch (e) {
     if (signal.aborted) throw e;
     if (idle.signal.aborted) throw new ProviderFailure(stallError(idleTimeoutMs));
-    throw networkError(e);
+    throw networkError(e, request.url);
   } finally {
     clearTimeout(timer);
   }
   if (!res.ok) throw new ProviderFailure(await httpError(res, idleTimeoutMs));
   if (!res.body) throw new ProviderFailure({ message: `HTTP ${res.status} with an empty body`, retryable: true });
-  return withLineCap(withIdleTimeout(res.body, idleTimeoutMs), limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  return withLineCap(withIdleTimeout(res.body, idleTimeoutMs, request.url), limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
 }
 
 /** Passes chunks through; errors with a retryable stall when none arrives for `idleTimeoutMs`. */
-export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs: number): ReadableStream<Uint8Array> {
+export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs: number, url: string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -63,7 +63,7 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleTimeoutMs:
         else controller.enqueue(value);
       } catch (e) {
         reader.cancel(e).catch(() => {});
-        throw e instanceof ProviderFailure ? e : networkError(e);
+        throw e instanceof ProviderFailure ? e : networkError(e, url);
       } finally {
         clearTimeout(timer);
       }

@@ -3,15 +3,15 @@
  * vLLM, OpenRouter, Ollama's /v1). Tool calls stream as fragments keyed by
  * `index`; usage arrives in a last chunk with no choices before `[DONE]`.
  */
-import type { ImageContent, TextContent } from "../core/messages.ts";
+import type { AssistantMessage, ImageContent, TextContent, ThinkingContent } from "../core/messages.ts";
 import { BlockIndexer } from "./blocks.ts";
-import { type UsageUpdate, dataUrl, images, newToolCallId, prepareMessages, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, billedOutput, dataUrl, images, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
 import { parseSse } from "./sse.ts";
 import { clampThinking, reasoningEffort } from "./thinking.ts";
-import type { Provider, ProviderEvent, ProviderRequest } from "./types.ts";
+import type { Model, Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 import { blockText } from "../core/text.ts";
 
 export const openaiChat: Provider = {
@@ -25,6 +25,7 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
   const messages: unknown[] = [];
   if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
   let toolImages: ImageContent[] = [];
+  const replay = replaysReasoning(request.model);
   for (const message of prepareMessages(request.messages, request.model)) {
     // tool messages must directly follow their assistant turn, so images from
     // tool results wait until the run of tool messages ends
@@ -42,7 +43,12 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
           : [],
       );
       if (text.length === 0 && calls.length === 0) continue;
-      messages.push({ role: "assistant", content: text.length > 0 ? text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      const wire: Record<string, unknown> = { role: "assistant", content: text.length > 0 ? text : null };
+      if (calls.length > 0) {
+        wire.tool_calls = calls;
+        if (replay) Object.assign(wire, reasoningBack(message, request.model));
+      }
+      messages.push(wire);
     } else {
       messages.push({ role: "tool", tool_call_id: chatToolCallId(message.toolCallId), content: toolResultText(message) });
       toolImages.push(...images(message.content));
@@ -65,6 +71,25 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
   const effort = reasoningEffort(clampThinking(request.thinkingLevel, request.model));
   if (effort) body.reasoning_effort = effort;
   return { url: joinUrl(request.model.baseUrl, "chat/completions"), headers: bearerHeaders(request.auth), body };
+}
+
+/**
+ * Whether assistant turns with tool calls carry their reasoning back. DeepSeek's
+ * thinking mode answers a tool result without it with HTTP 400 ("Missing
+ * reasoning_content field"), while other servers may reject the unknown
+ * field, so it is on by default only for DeepSeek's reasoning models and a
+ * model's `replayReasoning` setting decides everywhere.
+ */
+export function replaysReasoning(model: Model): boolean {
+  if (model.replayReasoning !== undefined) return model.replayReasoning;
+  return /deepseek/i.test(model.id) && (model.reasoning || /reasoner|think/i.test(model.id));
+}
+
+/** The turn's reasoning under the field it streamed in (`reasoning_content` unless it came as `reasoning`); empty for another model's turn. */
+function reasoningBack(message: AssistantMessage, model: Model): Record<string, string> {
+  const thinking = sameModel(message, model) ? message.content.filter((c): c is ThinkingContent => c.type === "thinking") : [];
+  const field = thinking.find((c) => c.thinkingSignature === "reasoning")?.thinkingSignature ?? "reasoning_content";
+  return { [field]: thinking.map((c) => c.thinking).join("") };
 }
 
 /** A plain string when there are no images: some compatible servers accept nothing else. */
@@ -95,7 +120,10 @@ interface ChatChunk {
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number };
+    total_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+    /** DeepSeek's name for cached prompt tokens */
+    prompt_cache_hit_tokens?: number;
   } | null;
   error?: unknown;
 }
@@ -105,6 +133,7 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
   const toolIndex = new Map<number, number>();
   // calls whose arguments never came: a tool without parameters
   const argless = new Set<number>();
+  const reasoningField = new Map<number, string>();
   let finish: string | undefined;
   for await (const sse of parseSse(body)) {
     if (sse.data === "[DONE]") break;
@@ -114,8 +143,16 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta ?? {};
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (reasoning) yield { type: "thinking_delta", index: blocks.block("thinking"), delta: reasoning };
+    const field = delta.reasoning_content ? "reasoning_content" : delta.reasoning ? "reasoning" : undefined;
+    if (field) {
+      const index = blocks.block("thinking");
+      yield { type: "thinking_delta", index, delta: delta[field] as string };
+      // the field's name is the block's signature: the same name carries the text back
+      if (field !== reasoningField.get(index)) {
+        reasoningField.set(index, field);
+        yield { type: "thinking_signature", index, signature: field };
+      }
+    }
     if (delta.content) yield { type: "text_delta", index: blocks.block("text"), delta: delta.content };
     for (const call of delta.tool_calls ?? []) {
       const key = call.index ?? toolIndex.size;
@@ -143,6 +180,13 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
 }
 
 function chatUsage(usage: NonNullable<ChatChunk["usage"]>): UsageUpdate {
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  return { input: (usage.prompt_tokens ?? 0) - cached, output: usage.completion_tokens ?? 0, cacheRead: cached };
+  const prompt = usage.prompt_tokens ?? 0;
+  const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    input: prompt - cacheRead - cacheWrite,
+    output: billedOutput(usage.completion_tokens ?? 0, prompt, usage.total_tokens),
+    cacheRead,
+    cacheWrite,
+  };
 }

@@ -5,7 +5,7 @@
  * item ids are kept as signatures and sent back on the next request.
  */
 import type { ImageContent, TextContent } from "../core/messages.ts";
-import { dataUrl, images, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
+import { type UsageUpdate, billedOutput, dataUrl, images, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, classifyError, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
@@ -103,12 +103,14 @@ interface ResponsesEvent {
   output_index?: number;
   summary_index?: number;
   delta?: string;
+  text?: string;
   item?: OutputItem;
+  error?: unknown;
   response?: {
     status?: string;
     incomplete_details?: { reason?: string } | null;
     error?: { code?: string; message?: string } | null;
-    usage?: { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } };
+    usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number; input_tokens_details?: { cached_tokens?: number } };
   };
 }
 
@@ -142,8 +144,21 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
         if ((event.summary_index ?? 0) > 0) yield { type: "thinking_delta", index: blockFor(event, "reasoning").index, delta: "\n\n" };
         break;
       case "response.reasoning_summary_text.delta":
-        if (event.delta) yield { type: "thinking_delta", index: blockFor(event, "reasoning").index, delta: event.delta };
+      case "response.reasoning_text.delta": {
+        const block = blockFor(event, "reasoning");
+        if (event.delta) {
+          block.streamed = true;
+          yield { type: "thinking_delta", index: block.index, delta: event.delta };
+        }
         break;
+      }
+      case "response.reasoning_text.done": {
+        // a server that sends the text only when it is done
+        const block = blockFor(event, "reasoning");
+        if (!block.streamed && event.text) yield { type: "thinking_delta", index: block.index, delta: event.text };
+        block.streamed = true;
+        break;
+      }
       case "response.output_text.delta":
       case "response.refusal.delta":
         if (event.delta) yield { type: "text_delta", index: blockFor(event, "message").index, delta: event.delta };
@@ -173,13 +188,7 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
       case "response.completed":
       case "response.incomplete": {
         const response = event.response ?? {};
-        if (response.usage) {
-          const cached = response.usage.input_tokens_details?.cached_tokens ?? 0;
-          yield {
-            type: "usage",
-            usage: { input: (response.usage.input_tokens ?? 0) - cached, output: response.usage.output_tokens ?? 0, cacheRead: cached },
-          };
-        }
+        if (response.usage) yield { type: "usage", usage: responsesUsage(response.usage) };
         const reason = response.incomplete_details?.reason;
         if (response.status === "incomplete" && reason === "content_filter") {
           throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
@@ -192,7 +201,14 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
         throw new ProviderFailure(classifyError(error?.message ?? "the response failed", error?.code ?? ""));
       }
       case "error":
-        throw streamFailure({ error: event });
+        // `{type:"error", error:{type, code, message}}`, or the older flat `{type:"error", code, message}`
+        throw streamFailure(typeof event.error === "object" && event.error !== null ? event : { error: event });
     }
   }
+}
+
+function responsesUsage(usage: NonNullable<NonNullable<ResponsesEvent["response"]>["usage"]>): UsageUpdate {
+  const input = usage.input_tokens ?? 0;
+  const cacheRead = usage.input_tokens_details?.cached_tokens ?? 0;
+  return { input: input - cacheRead, output: billedOutput(usage.output_tokens ?? 0, input, usage.total_tokens), cacheRead };
 }

@@ -27,6 +27,10 @@ export interface Model {
   contextWindow: number;
   maxTokens: number;
   cost: ModelCost;
+  /** openai-chat: send `reasoning_content` back on assistant turns with tool calls (default: DeepSeek's reasoning models) */
+  replayReasoning?: boolean;
+  /** listed by the server (Ollama's /api/tags, an openai-chat server's /v1/models), not declared */
+  discovered?: boolean;
 }
 
 /** Connection details that never leave the process (not in events, sessions or exports). */

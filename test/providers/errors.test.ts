@@ -23,9 +23,16 @@ describe("parseRetryAfter", () => {
 });
 
 describe("classifyError", () => {
-  test("429, 408, 5xx and 529 are retryable; other 4xx are not", () => {
-    for (const status of [408, 429, 500, 502, 503, 529]) expect(classifyError("x", "", status).retryable).toBe(true);
-    for (const status of [400, 401, 403, 404, 422]) expect(classifyError("x", "", status).retryable).toBe(false);
+  test("408, 409, 429 and 5xx are retryable; every other 4xx is not", () => {
+    for (const status of [408, 409, 429, 500, 502, 503, 529]) expect(classifyError("x", "", status).retryable).toBe(true);
+    for (const status of [400, 401, 403, 404, 422, 425]) expect(classifyError("x", "", status).retryable).toBe(false);
+  });
+
+  test("with a status, the body's error type never makes a 4xx retryable", () => {
+    for (const kind of ["server_error", "api_error", "overloaded_error", "rate_limit_exceeded"]) {
+      expect(classifyError("Overloaded", kind, 401).retryable).toBe(false);
+      expect(classifyError("Overloaded", kind, 400).retryable).toBe(false);
+    }
   });
 
   test("overloaded and rate-limit kinds are retryable without a status", () => {

@@ -25,7 +25,7 @@ describe("withIdleTimeout", () => {
         controller.close();
       },
     });
-    expect(await new Response(withIdleTimeout(source, 100)).text()).toBe("ab");
+    expect(await new Response(withIdleTimeout(source, 100, "http://x")).text()).toBe("ab");
   });
 
   test("errors and cancels the source when nothing arrives in time", async () => {
@@ -38,7 +38,7 @@ describe("withIdleTimeout", () => {
         cancelled = true;
       },
     });
-    const reader = withIdleTimeout(source, 50).getReader();
+    const reader = withIdleTimeout(source, 50, "http://x").getReader();
     expect((await reader.read()).value).toEqual(encode("a"));
     await expect(reader.read()).rejects.toMatchObject({ error: { message: "stream stalled: no data for 0.05 s", retryable: true } });
     expect(cancelled).toBe(true);

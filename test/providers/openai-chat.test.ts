@@ -83,7 +83,7 @@ describe("openai-chat stream", () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const result = await decode(chunk({ reasoning: "think" }) + chunk({ content: "say" }) + chunk({}, "stop") + "data: [DONE]\n\n");
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "think" },
+      { type: "thinking", thinking: "think", signature: "reasoning" },
       { type: "text", text: "say" },
     ]);
     expect(result.stop).toBe("stop");
@@ -106,5 +106,44 @@ describe("openai-chat tool without parameters", () => {
       { type: "toolcall_args", index: 0, arguments: {} },
       { type: "stop", reason: "toolUse" },
     ]);
+  });
+});
+
+describe("openai-chat reasoning sent back", () => {
+  const turn = (model: string) => [
+    { role: "user" as const, content: "weather?", timestamp: 1 },
+    {
+      role: "assistant" as const,
+      content: [
+        { type: "thinking" as const, thinking: "need the tool", thinkingSignature: "reasoning_content" },
+        { type: "toolCall" as const, id: "call_1", name: "weather", arguments: { city: "Rome" } },
+      ],
+      api: "openai-chat",
+      provider: "test",
+      model,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "toolUse" as const,
+      timestamp: 2,
+    },
+    { role: "toolResult" as const, toolCallId: "call_1", toolName: "weather", content: [{ type: "text" as const, text: "sunny" }], isError: false, timestamp: 3 },
+    { role: "assistant" as const, content: [{ type: "thinking" as const, thinking: "done", thinkingSignature: "reasoning_content" }, { type: "text" as const, text: "Sunny." }], api: "openai-chat", provider: "test", model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop" as const, timestamp: 4 },
+  ];
+  const assistants = (model: Parameters<typeof testModel>[0], from = model?.id ?? "test-model") =>
+    (buildChatRequest(testRequest(testModel(model), { messages: turn(from) })).body as { messages: Record<string, unknown>[] }).messages.filter((m) => m.role === "assistant");
+
+  test("DeepSeek's reasoner gets reasoning_content back on the turn with tool calls only", () => {
+    const [withCalls, plain] = assistants({ id: "deepseek-reasoner", reasoning: true });
+    expect(withCalls.reasoning_content).toBe("need the tool");
+    expect(plain).not.toHaveProperty("reasoning_content");
+  });
+
+  test("other models send nothing back unless replayReasoning says so", () => {
+    expect(assistants({ id: "gpt-4.1" })[0]).not.toHaveProperty("reasoning_content");
+    expect(assistants({ id: "qwen3", replayReasoning: true })[0].reasoning_content).toBe("need the tool");
+    expect(assistants({ id: "deepseek-reasoner", reasoning: true, replayReasoning: false })[0]).not.toHaveProperty("reasoning_content");
+  });
+
+  test("a turn of another model sends the field empty, so DeepSeek still finds it", () => {
+    expect(assistants({ id: "deepseek-chat", reasoning: true }, "other-model")[0].reasoning_content).toBe("");
   });
 });

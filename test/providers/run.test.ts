@@ -70,13 +70,28 @@ describe("runProvider", () => {
     ]);
   });
 
-  test("a refused connection is a retryable network error", async () => {
+  test("a refused connection names the URL and is not retried", async () => {
     const closed = await startProviderServer();
     await closed.close();
-    const [event] = await collect(runProvider(() => ({ url: closed.url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 1000 }, never));
-    expect(event).toMatchObject({ type: "error", error: { retryable: true } });
-    expect(event.type === "error" && event.error.message).toStartWith("network error: ");
-    expect(event.type === "error" && event.error.message).not.toContain("verbose");
+    const url = `${closed.url}/v1/chat/completions`;
+    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 1000 }, never));
+    expect(event).toEqual({ type: "error", error: { message: `cannot connect to ${url}: connection refused`, retryable: false } });
+  });
+
+  test("an unknown host names the host and is not retried", async () => {
+    const url = "http://no-such-host.invalid/v1/messages";
+    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 5000 }, never));
+    expect(event).toEqual({ type: "error", error: { message: `cannot connect to ${url}: unknown host no-such-host.invalid`, retryable: false } });
+  });
+
+  test("a connection reset before the answer is retried and names the URL", async () => {
+    const { createServer } = await import("node:net");
+    const server = createServer((socket) => socket.on("data", () => socket.resetAndDestroy())).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/responses`;
+    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 5000 }, never));
+    server.close();
+    expect(event).toEqual({ type: "error", error: { message: `connection to ${url} was reset`, retryable: true } });
   });
 
   test("a server that never sends headers times out as a stall", async () => {
