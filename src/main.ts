@@ -2,14 +2,17 @@
 /** nova: command line → config → one mode. */
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
-import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
+import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
 import { claimStdout } from "./wire/writer.ts";
 import type { SessionStore } from "./session/store.ts";
 import type { SessionOptions } from "./agent/session.ts";
+import type { PermissionMode } from "./core/enums.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // a person who typed `nova` alone gets pointed somewhere instead of a silent wait for JSON lines
+  if (argv.length === 0 && process.stdin.isTTY) return print(shortHelp);
   let args: Args;
   try {
     args = parseArgs(argv);
@@ -27,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
 
   let config: Config;
   try {
-    config = loadConfig({ configFile: args.config, env: process.env });
+    const requested = args.model && (args.provider ? `${args.provider}/${args.model}` : args.model);
+    config = loadConfig({ configFile: args.config, env: process.env, requested });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`nova: ${error.message}\n`);
@@ -68,8 +72,13 @@ async function main(argv: string[]): Promise<number> {
     if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
   }
 
+  const oneShot = args.print || args.mode === "json";
   options.sandbox = sandbox;
-
+  options.permissionMode = oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode;
+  if (oneShot) {
+    const { runOneShot } = await import("./print/mode.ts");
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name } });
+  }
   const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
@@ -77,6 +86,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
   return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name } });
+}
+
+/** Nobody answers a question in -p or json mode: what would ask is denied (bypass stays bypass). */
+function oneShotPermissions(mode: PermissionMode): PermissionMode {
+  return mode === "default" ? "dontAsk" : mode;
 }
 
 function isDirectory(path: string): boolean {

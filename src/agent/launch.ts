@@ -11,7 +11,8 @@ import { sessionDirFor } from "../session/paths.ts";
 import { sessionPathArg, type StartWhere } from "../session/start.ts";
 import type { Config } from "../config/load.ts";
 import { permissionPrompts, type PermissionPrompt, type ThinkingLevel } from "../core/enums.ts";
-import type { SessionOptions } from "./session.ts";
+import type { AgentSession, SessionOptions } from "./session.ts";
+import type { SessionStore } from "../session/store.ts";
 import { isEditList, type ToolSelection } from "./tool-selection.ts";
 import { allToolsForSchemas } from "../tools/index.ts";
 import { UsageError, type Args } from "../cli/args.ts";
@@ -30,7 +31,7 @@ export function launchOptions(args: Args, config: Config, cwd: string, env: Env,
   return {
     config,
     cwd,
-    mode: args.mode,
+    mode: args.mode === "json" ? "rpc" : args.mode,
     model: model && { provider: model.provider, id: model.id },
     thinking,
     sessionDir: sessionDir(args, cwd, env),
@@ -110,4 +111,16 @@ function permissionPrompt(args: Args, config: Config, env: Env): PermissionPromp
 export function startWhere(options: SessionOptions): StartWhere {
   const root = join(options.config.novaHome, "sessions");
   return { cwd: options.cwd, dir: options.sessionDir ?? sessionDirFor(options.config.novaHome, options.cwd), sessionsRoot: options.sessionDir ? undefined : root };
+}
+
+/** The session the command line names (--session, --continue, --fork, --session-id) and its --name. */
+export interface StartSession {
+  store?: SessionStore;
+  name?: string;
+}
+
+/** A front end's first conversation continues in that session; a model chosen on the command line wins over the file's. */
+export function startIn(session: AgentSession, start: StartSession | undefined, keepModel: boolean): void {
+  if (start?.store) session.adoptStore(start.store, keepModel);
+  if (start?.name && session.store.name !== start.name.trim()) session.setSessionName(start.name);
 }

@@ -4,7 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-import { apiNames, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
+import { apiNames, permissionModes, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -23,7 +23,10 @@ const modelSchema = z.object({
 
 const providerSchema = z.object({
   api: z.enum(apiNames),
-  baseUrl: z.url(),
+  /** required by every api but `scripted` (checked in load.ts, which knows the line) */
+  baseUrl: z.optional(z.url()),
+  /** api scripted: the script file, relative to the config file */
+  script: z.optional(z.string().check(z.minLength(1))),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
   models: z._default(z.array(modelSchema), []),
@@ -41,9 +44,10 @@ export const configSchema = z.object({
   permissions: z._default(
     z.object({
       bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mode: z._default(z.enum(permissionModes), "default"),
       prompt: z.optional(z.enum(permissionPrompts)),
     }),
-    { bash: bashRules },
+    { bash: bashRules, mode: "default" },
   ),
   compaction: z._default(
     z.object({

@@ -5,23 +5,17 @@
  * abort at once. Either way every agent_start gets its agent_end before exit.
  */
 import { Conversations } from "../agent/conversations.ts";
-import type { AgentSession, SessionOptions } from "../agent/session.ts";
-import type { SessionStore } from "../session/index.ts";
+import type { SessionOptions } from "../agent/session.ts";
+import { startIn, type StartSession } from "../agent/launch.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
 import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
-import { toFrame } from "./events.ts";
+import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "../wire/writer.ts";
-
-/** The session the command line names (--session, --continue, --fork, --session-id) and its --name. */
-export interface StartSession {
-  store?: SessionStore;
-  name?: string;
-}
 
 export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean; start?: StartSession }): Promise<number> {
   const snapshots = options.messageSnapshots;
@@ -76,11 +70,6 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   await Promise.all([conversations.current.waitForIdle(), conversations.stopAll()]);
   await finish(writer);
   return 0;
-}
-
-function startIn(session: AgentSession, start: StartSession | undefined, keepModel: boolean): void {
-  if (start?.store) session.adoptStore(start.store, keepModel);
-  if (start?.name && session.store.name !== start.name.trim()) session.setSessionName(start.name);
 }
 
 async function finish(writer: FrameWriter): Promise<void> {
