@@ -9,6 +9,9 @@ import { spawnNova, tempDir } from "../support/nova.ts";
 const setup = scenarios();
 const f = fixtures.openaiChat;
 
+/** Several processes one after another: under a loaded machine that takes longer than bun's default 5 s. */
+const SLOW = 60_000;
+
 const jsonl = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
 const roles = (body: any) => body.messages.map((m: any) => m.role);
 
@@ -64,7 +67,7 @@ describe("sessions named on the command line", () => {
     second.server.enqueue(f.text("three"));
     await promptAndSettle(second.nova, "third");
     expect(roles(second.server.requests[0].body)).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
-  });
+  }, SLOW);
 
   test("--session ID (a prefix) and --continue find sessions of the cwd", async () => {
     const cwd = tempDir("nova-cwd-");
@@ -77,7 +80,7 @@ describe("sessions named on the command line", () => {
     const cont = await setup({ args: ["-c"], cwd, home });
     expect((await cont.nova.request({ type: "get_state" })).data.sessionFile).toBe(newer.sessionFile);
     expect(await refused(["--session", "nosuchid"])).toContain('--session: no session found matching "nosuchid"');
-  });
+  }, SLOW);
 
   test("--session-id opens the cwd's session with that id, or starts one with it", async () => {
     const cwd = tempDir("nova-cwd-");
@@ -89,7 +92,7 @@ describe("sessions named on the command line", () => {
     const fresh = (await created.nova.request({ type: "get_state" })).data;
     expect(fresh).toMatchObject({ sessionId: "my-own.id", messageCount: 0 });
     expect(fresh.sessionFile).toEndWith("_my-own.id.jsonl");
-  });
+  }, SLOW);
 
   test("--fork continues a copy as a new session; --name names it", async () => {
     const cwd = tempDir("nova-cwd-");
@@ -107,7 +110,7 @@ describe("sessions named on the command line", () => {
     expect(readFileSync(source.sessionFile, "utf8")).toBe(before);
     const header = JSON.parse(readFileSync(state.sessionFile, "utf8").split("\n")[0]);
     expect(header.parentSession).toBe(source.sessionFile);
-  });
+  }, SLOW);
 
   test("PI_CODING_AGENT_SESSION_DIR is where sessions go unless --session-dir says otherwise", async () => {
     const piDir = tempDir("nova-pi-sessions-");
@@ -121,7 +124,7 @@ describe("sessions named on the command line", () => {
     await promptAndSettle(t.nova, "hello");
     expect(jsonl(own)).toHaveLength(1);
     expect(jsonl(piDir)).toHaveLength(1);
-  });
+  }, SLOW);
 });
 
 describe("models", () => {
@@ -130,7 +133,7 @@ describe("models", () => {
     expect((await s.nova.request({ type: "get_state" })).data).toMatchObject({ model: { provider: "test", id: "m2" } });
     const t = await setup({ args: ["--no-session", "--model", "m1:high"], reasoning: true });
     expect((await t.nova.request({ type: "get_state" })).data).toMatchObject({ model: { id: "m1" }, thinkingLevel: "high" });
-  });
+  }, SLOW);
 
   test("an id several providers offer is an error naming them", async () => {
     const base = testConfig("http://127.0.0.1:9");
@@ -138,7 +141,7 @@ describe("models", () => {
     const stderr = await refused(["--model", "m1"], config);
     expect(stderr).toContain("--model m1 matches several models: test/m1, other/m1");
     expect(await refused(["--model", "nope"], config)).toContain("Model not found: nope");
-  });
+  }, SLOW);
 
   test("--models is the set cycle_model cycles, starting with its first", async () => {
     const s = await setup({ args: ["--no-session", "--models", "test/m2,test/m1:low"], reasoning: true });
@@ -161,7 +164,7 @@ describe("models", () => {
     expect(everything).toContain("Incorrect API key provided");
     expect(everything).not.toContain(key);
     expect(await refused(["--api-key", key])).toContain("--api-key needs a model chosen with --model or --models");
-  });
+  }, SLOW);
 });
 
 describe("tools and the system prompt", () => {
@@ -196,5 +199,5 @@ describe("tools and the system prompt", () => {
     t.server.enqueue(f.text("ok"));
     await promptAndSettle(t.nova, "hi");
     expect(t.server.requests[0].body.messages[0].content).not.toContain("AGENTS FILE TEXT");
-  });
+  }, SLOW);
 });
