@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   let start: SessionStore | undefined;
   try {
     options = launchOptions(args, config, cwd, process.env, warn);
-    if (args.mode !== "acp" && hasStartSpec(args)) start = await openStartSession(args, startWhere(options), warn);
+    if (hasStartSpec(args)) start = await openStartSession(args, startWhere(options), warn);
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof StartError)) throw error;
     process.stderr.write(`nova: ${error.message}\n`);

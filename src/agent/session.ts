@@ -422,7 +422,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   async buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string> {
     const model = this.model;
     if (!model) {
-      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id.";
+      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
     }
     const entry = this.options.config.providers.find((p) => p.name === model.provider);
     return {

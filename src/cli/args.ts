@@ -280,6 +280,8 @@ function checkPiArgs(args: Args): void {
   if (args.sessionId !== undefined) conflicts("--session-id", [["--session", args.session !== undefined], ["--continue", args.continue]]);
   if (args.session !== undefined) conflicts("--session", [["--continue", args.continue], ["--no-session", args.noSession]]);
   if (args.continue) conflicts("--continue", [["--no-session", args.noSession]]);
+  const sessionFlag = args.session !== undefined ? "--session" : args.continue ? "--continue" : args.fork !== undefined ? "--fork" : args.sessionId !== undefined ? "--session-id" : undefined;
+  if (args.mode === "acp" && sessionFlag) throw new UsageError(`${sessionFlag} does not apply to --mode acp (its client loads sessions with session/load)`);
 }
 
 /** -p and --mode json take prompts; the long-running modes take none. */

@@ -75,6 +75,7 @@ describe("Pi's command line", () => {
     [["--no-themes=1"], "--no-themes takes no value"],
     [["--theme"], "--theme needs a value"],
     [["--name", " "], "--name needs a non-empty value"],
+    [["--mode", "acp", "-c"], "--continue does not apply to --mode acp (its client loads sessions with session/load)"],
   ])("%p is refused", (argv, message) => {
     expect(() => parseArgs(argv as string[])).toThrow(new UsageError(message as string));
   });
