@@ -35,13 +35,11 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
   context.conversations = conversations;
   startIn(conversations.current, options.start, sessionOptions.model !== undefined);
   const signals = uiSignals(bridge.ui);
-  conversations.onEvent(
-    (event) => {
-      writer.send(toFrame(event, snapshots));
-      signals(event);
-    },
-    () => writer.drained(),
-  );
+  conversations.onEvent((event) => {
+    writer.send(toFrame(event, snapshots));
+    signals(event);
+    return writer.drained();
+  });
   conversations.onBackgroundSettled((session, aborted) =>
     bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
   );
