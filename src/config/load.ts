@@ -157,6 +157,7 @@ function build(
         provider: name,
         baseUrl,
         reasoning: m.reasoning,
+        ...(m.thinkingLevels ? { thinkingLevels: m.thinkingLevels } : {}),
         input: m.input,
         contextWindow: m.contextWindow,
         maxTokens: m.maxTokens,

@@ -12,6 +12,8 @@ export interface ShellOptions {
   timeoutMs?: number;
   /** the output so far (its shown tail, not a delta), throttled */
   onOutput?: (accumulatedTail: string) => void;
+  /** every chunk of output as it arrives, unthrottled (the host's own `bash` streams these) */
+  onChunk?: (chunk: Uint8Array) => void;
   /** run under a pseudo-terminal, so programs behave as in a terminal */
   usePty?: boolean;
   /** variables added to the inherited environment; undefined removes one */
@@ -51,6 +53,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   const updates = throttle(() => opts.onOutput?.(buffer.tail().text), UPDATE_INTERVAL_MS);
   const onData = (chunk: Uint8Array) => {
     buffer.push(chunk);
+    opts.onChunk?.(chunk);
     if (opts.onOutput) updates.request();
   };
   const env: Record<string, string | undefined> = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
