@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /** nova: command line → config → one mode. */
-import { resolve } from "node:path";
-import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
@@ -75,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
   const oneShot = args.print || args.mode === "json";
   options.sandbox = sandbox;
   options.permissionMode = oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode;
+  pruneCheckpointsLater(config);
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
     return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name } });
@@ -86,6 +87,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
   return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name } });
+}
+
+/** Retention runs once a second after start, off the path to `ready`, and only where checkpoints were ever kept. */
+function pruneCheckpointsLater(config: Config): void {
+  if (!config.checkpoints.enabled || !existsSync(join(config.novaHome, "checkpoints"))) return;
+  const timer = setTimeout(() => {
+    import("./checkpoints/prune.ts")
+      .then(({ pruneCheckpoints }) => pruneCheckpoints(config.novaHome, config.checkpoints))
+      .catch((error) => process.stderr.write(`nova: checkpoint pruning failed: ${(error as Error).message}\n`));
+  }, 1000);
+  timer.unref();
 }
 
 /** Nobody answers a question in -p or json mode: what would ask is denied (bypass stays bypass). */

@@ -30,6 +30,7 @@ import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { runLoop, type LoopSeam, type ModelCall, type ToolServices } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
+import { SessionCheckpoints } from "./checkpointing.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import { sleep } from "./retry.ts";
 import type { PermissionPrompt } from "../core/enums.ts";
@@ -132,6 +133,7 @@ export class AgentSession implements CompactorHost {
   /** the mode decides whether to ask; permissions.prompt, how (set in the constructor) */
   private readonly askByMode = askInMode(() => this.permissionMode, (request, signal) => this.asker(request, signal));
   private readonly compactor = new Compactor(this);
+  readonly checkpoints = new SessionCheckpoints(this);
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -433,6 +435,8 @@ export class AgentSession implements CompactorHost {
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
         beforeStop: () => this.beforeStop(),
+        beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
+        afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: (signal) => this.beforeRequest(signal),
         onContextOverflow: (signal) => this.onContextOverflow(signal),
         redact: (text) => this.redact(text),
