@@ -5,6 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
+import { setToolEnvPolicy } from "./tools/environment.ts";
 import { claimStdout } from "./wire/writer.ts";
 import type { SessionStore } from "./session/store.ts";
 import type { SessionOptions } from "./agent/session.ts";
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   for (const warning of config.warnings) process.stderr.write(`nova: warning: ${warning}\n`);
+  setToolEnvPolicy(config.toolEnv);
 
   const cwd = resolve(args.cwd ?? process.cwd());
   if (!isDirectory(cwd)) {

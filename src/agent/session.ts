@@ -534,7 +534,8 @@ export class AgentSession implements CompactorHost {
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
-        output: result.output,
+        // the user's output joins the model's context like a tool result: the same secrets are removed
+        output: this.redact(result.output),
         exitCode: result.exitCode ?? undefined,
         cancelled: result.cancelled,
         truncated: result.truncated,

@@ -49,9 +49,10 @@ export const configSchema = z.object({
     z.object({
       bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
       mode: z._default(z.enum(permissionModes), "default"),
+      env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
       prompt: z.optional(z.enum(permissionPrompts)),
     }),
-    { bash: bashRules, mode: "default" },
+    { bash: bashRules, mode: "default", env: { pass: [] } },
   ),
   compaction: z._default(
     z.object({

@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import { OutputBuffer } from "./output-buffer.ts";
+import { toolEnvironment } from "./environment.ts";
 
 export interface ShellOptions {
   cwd: string;
@@ -56,7 +57,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     opts.onChunk?.(chunk);
     if (opts.onOutput) updates.request();
   };
-  const env: Record<string, string | undefined> = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  const env = toolEnvironment({ PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" });
   for (const [name, value] of Object.entries(opts.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;
