@@ -80,15 +80,15 @@ async function main(argv: string[]): Promise<number> {
   pruneCheckpointsLater(config);
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
-    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name } });
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name }, noMcp: args.noMcp });
   }
   const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
-    return runAcpMode(options, writer);
+    return runAcpMode(options, writer, { noMcp: args.noMcp });
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name } });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name }, noMcp: args.noMcp });
 }
 
 /** Retention runs once a second after start, off the path to `ready`, and only where checkpoints were ever kept. */

@@ -25,6 +25,8 @@ export interface Args extends PiArgs {
   cwd?: string;
   sessionDir?: string;
   noSession: boolean;
+  /** --no-mcp: no MCP server from any source is started */
+  noMcp: boolean;
   systemPrompt?: string;
   /** repeatable; each is text or the path of a file */
   appendSystemPrompt: string[];
@@ -90,6 +92,9 @@ export function parseArgs(argv: string[]): Args {
     switch (arg) {
       case "--no-session":
         args.noSession = true;
+        break;
+      case "--no-mcp":
+        args.noMcp = true;
         break;
       case "--message-snapshots":
         args.messageSnapshots = true;
@@ -338,7 +343,7 @@ Options:
   -nbt, --no-builtin-tools    none of nova's own tools (host tools stay)
   -nc, --no-context-files     do not read AGENTS.md / CLAUDE.md
   -ns, --no-skills            do not list skills in the system prompt
-  --no-mcp                    start no MCP servers
+  --no-mcp                    start no MCP server (config, RPC host or ACP editor)
   --permission-prompt HOW     request (permission_request), ui (extension_ui_request confirm), allow, deny
   --system-prompt TEXT|FILE   replace the base system prompt
   --append-system-prompt TEXT|FILE  append to the system prompt (repeatable)

@@ -11,7 +11,7 @@ import type { Document } from "yaml";
 import { describeIssue } from "../core/describe-issue.ts";
 import type { ApiName, PermissionMode } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
-import { configSchema, type ConfigFile } from "./schema.ts";
+import { configSchema, mcpServerSchema, type ConfigFile, type McpServerSpec } from "./schema.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -35,6 +35,9 @@ export interface Config {
   permissions: ConfigFile["permissions"]["bash"];
   /** permissions.prompt, when the file sets it */
   permissionPrompt?: ConfigFile["permissions"]["prompt"];
+  mcpPermissions: ConfigFile["permissions"]["mcp"];
+  mcpServers: Record<string, McpServerSpec>;
+  mcp: ConfigFile["mcp"];
   /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
   permissionMode: PermissionMode;
   compaction: ConfigFile["compaction"];
@@ -101,7 +104,26 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     const line = raw.lineOf?.(["providers", name]);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.${problem}`);
   }
-  return build(config.data, { novaHome, file: raw.value ? file : undefined, env, warnings, requested: options.requested, secretVars });
+  const mcpServers: Record<string, McpServerSpec> = {};
+  for (const [name, spec] of Object.entries(config.data.mcpServers)) {
+    const server = mcpServerSchema().safeParse(spec, { reportInput: true });
+    if (!server.success) {
+      const issue = innermost(server.error.issues[0]!, spec);
+      const path = ["mcpServers", name, ...issue.path];
+      const line = raw.lineOf?.(path);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue({ ...issue, path })}`);
+    }
+    mcpServers[name] = server.data;
+  }
+  return build({ ...config.data, mcpServers }, { novaHome, file: raw.value ? file : undefined, env, warnings, requested: options.requested, secretVars });
+}
+
+/** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */
+function innermost<I extends { code?: string; path: PropertyKey[] }>(issue: I, spec: unknown): I {
+  const errors = (issue as { errors?: I[][] }).errors;
+  if (issue.code !== "invalid_union" || !errors) return issue;
+  const shape = spec && typeof spec === "object" && "url" in spec && !("command" in spec) ? 1 : 0;
+  return errors[shape]?.[0] ?? issue;
 }
 
 /** describeIssue, except that the value of a secret field is never shown, only its type. */
@@ -173,7 +195,7 @@ function substituteEnv(doc: Document, env: Record<string, string | undefined>, w
 }
 
 function build(
-  file: ConfigFile,
+  file: Omit<ConfigFile, "mcpServers"> & { mcpServers: Record<string, McpServerSpec> },
   ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[]; requested?: string; secretVars: Set<string> },
 ): Config {
   const providers: ProviderEntry[] = [];
@@ -214,6 +236,7 @@ function build(
   }
   const scripted = [ctx.requested, file.defaultModel].some((named) => named?.startsWith("scripted/"));
   if (scripted && !providers.some((p) => p.name === "scripted")) providers.push(scriptedProvider());
+  for (const server of Object.values(file.mcpServers)) secrets.push(...mcpSecrets(server));
   const wanted = file.defaultModel;
   if (wanted && !providers.some((p) => p.models.some((m) => `${p.name}/${m.id}` === wanted))) {
     ctx.warnings.push(`defaultModel: ${wanted} is not declared by any provider; the first declared model is used instead`);
@@ -226,6 +249,9 @@ function build(
     providers,
     permissions: file.permissions.bash,
     permissionPrompt: file.permissions.prompt,
+    mcpPermissions: file.permissions.mcp,
+    mcpServers: file.mcpServers,
+    mcp: file.mcp,
     permissionMode: file.permissions.mode,
     compaction: file.compaction,
     retry: file.retry,
@@ -239,4 +265,11 @@ function build(
     env: ctx.env,
     warnings: ctx.warnings,
   };
+}
+
+/** Header values and secret-looking env values of an MCP server: tokens that must not be echoed. */
+export function mcpSecrets(server: McpServerSpec): string[] {
+  const headers = "headers" in server ? Object.values(server.headers ?? {}) : [];
+  const env = "env" in server ? Object.entries(server.env ?? {}).filter(([k]) => /key|token|secret|password|auth/i.test(k)).map(([, v]) => v) : [];
+  return [...headers, ...env].filter((v) => v.length >= 8);
 }

@@ -14,6 +14,7 @@ describe("parseArgs", () => {
       print: false, prompts: [], quiet: false,
       continue: false, noTools: false, noBuiltinTools: false, noContextFiles: false, noSkills: false, noMcp: false, piOnlyFlags: [],
     });
+    expect(parseArgs(["--no-mcp"]).noMcp).toBe(true);
     expect(parseArgs([]).mode).toBe("rpc");
     expect(parseArgs(["--provider", "p", "--model", "m", "--no-session"])).toMatchObject({ provider: "p", model: "m", noSession: true });
     expect(parseArgs(["--version"]).action).toBe("version");
