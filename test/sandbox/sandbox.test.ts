@@ -9,7 +9,7 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixtures } from "../support/fixtures/index.ts";
-import { startNova, spawnNova, tempDir, type Frame } from "../support/nova.ts";
+import { ROOT, startNova, spawnNova, tempDir, type Frame } from "../support/nova.ts";
 import { scenarios, type Scenario } from "../support/scenario.ts";
 
 const f = fixtures.openaiChat;
@@ -230,7 +230,8 @@ test("with sandbox.mcp an MCP stdio server runs in the sandbox: the real filesys
   const run = async (mcp: boolean) => {
     const s = await open({
       home: outsideTmp("nova-sbx-home-"),
-      extra: { sandbox: { mode: "workspace-write", mcp }, mcpServers: { fs: filesystem(victim) }, permissions: { mcp: { allow: ["fs__*"] } } },
+      // the server starts in the repository (its workspace), so its own files are visible wherever the clone lives, /tmp included
+      extra: { sandbox: { mode: "workspace-write", mcp }, mcpServers: { fs: { ...filesystem(victim), cwd: ROOT } }, permissions: { mcp: { allow: ["fs__*"] } } },
     });
     await statusOf(s.nova, "fs", "connected");
     const target = join(victim, mcp ? "boxed.txt" : "free.txt");
