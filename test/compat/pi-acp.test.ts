@@ -111,6 +111,8 @@ describe("pi-acp with nova as pi", () => {
   test("a session restored before and after its first prompt keeps its whole history, and context usage is reported", async () => {
     const e = (open = await startEditor());
     const { sessionId } = await e.conn.newSession({ cwd: e.cwd, mcpServers: [] });
+    // pi-acp is done with the new session once it has reported its (empty) usage; loading before that races its own setup
+    await e.client.waitForUpdate((u) => u.update.sessionUpdate === "usage_update");
     // restored before anything was said: pi-acp respawns pi with --session <the file get_state named>
     await e.conn.loadSession({ sessionId, cwd: e.cwd, mcpServers: [] });
     e.server.enqueue(f.text("first answer"));
