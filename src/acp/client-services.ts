@@ -50,6 +50,7 @@ async function runInTerminal(conn: Connection, hooks: ServiceHooks, command: str
     command: "bash",
     args: ["-c", command],
     cwd: options.cwd,
+    env: Object.entries(options.env ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }])),
     outputByteLimit: MAX_BYTES,
   });
   hooks.onTerminal(terminalId);

@@ -30,6 +30,17 @@ export function findCut(items: ContextItem[], keepRecentTokens: number): number 
   return cut > 0 ? cut : undefined;
 }
 
+/**
+ * A manual compaction of a conversation shorter than what is kept verbatim
+ * (Pi compacts it too): everything before the last exchange is summarised, or
+ * the one exchange there is; undefined only for an empty conversation.
+ */
+export function manualCut(items: ContextItem[]): number | undefined {
+  if (items.length === 0) return undefined;
+  const lastUser = items.findLastIndex((i) => i.message.role === "user");
+  return lastUser > 0 ? lastUser : items.length;
+}
+
 const SUMMARY_PROMPT = `You are summarising the earlier part of a coding session so that the work can continue without it.
 Write a compact, factual summary: the user's goals and constraints, decisions made, files read or changed (with paths),
 commands run and their outcomes, errors met and how they were resolved, and what remains to do. Keep identifiers,

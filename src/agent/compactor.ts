@@ -7,7 +7,7 @@ import type { CompactionReason, CompactionResult, EventSink } from "./events.ts"
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import type { SessionStore } from "../session/index.ts";
-import { contextItems, findCut, summarize } from "./compaction.ts";
+import { contextItems, findCut, manualCut, summarize } from "./compaction.ts";
 import { CommandError } from "./errors.ts";
 
 export interface CompactorHost {
@@ -59,8 +59,10 @@ export class Compactor {
     const next = await host.buildRequest();
     if (typeof next === "string") throw new CommandError(next);
     const { items, previousSummary } = contextItems(host.store.pathToLeaf());
-    const cut = findCut(items, host.keepRecentTokens);
-    if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    const cut = findCut(items, host.keepRecentTokens) ?? (reason === "manual" ? manualCut(items) : undefined);
+    if (cut === undefined) {
+      throw new CommandError(reason === "manual" ? "Nothing to compact: the conversation is empty." : "Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    }
     const before = host.contextTokens();
     // an overflow compaction is followed by the failed request, once more
     const willRetry = reason === "overflow";

@@ -34,6 +34,11 @@ import { PromptBuilder } from "./prompt-builder.ts";
 import { SessionCheckpoints } from "./checkpointing.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import { sleep } from "./retry.ts";
+import type { PermissionPrompt } from "../core/enums.ts";
+import { selectTools, type ToolSelection } from "./tool-selection.ts";
+import { permissionAsker } from "./permission-prompt.ts";
+import { sessionEnvironment } from "./tool-env.ts";
+import { scopedCycle, type ScopedModel } from "./model-scope.ts";
 import { blockText } from "../core/text.ts";
 import { parseModelRef } from "../core/model-ref.ts";
 
@@ -66,6 +71,18 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  // ----- from Pi's command line (cli/launch.ts) -----
+  /** --models: what cycle_model cycles, each with its optional thinking level */
+  modelScope?: ScopedModel[];
+  /** --tools, --exclude-tools, --no-tools, --no-builtin-tools */
+  toolSelection?: ToolSelection;
+  /** --no-context-files, --no-skills */
+  noContextFiles?: boolean;
+  noSkills?: boolean;
+  /** --no-mcp: no MCP servers are started */
+  noMcp?: boolean;
+  /** how flagged bash commands are asked about; "request" by default */
+  permissionPrompt?: PermissionPrompt;
   /** tools and prompts of MCP servers (config, RPC host, ACP editor); shared with child agents */
   mcp?: McpTools;
   /** --permission-mode; the config's permissions.mode otherwise */
@@ -92,6 +109,8 @@ export class AgentSession implements CompactorHost {
   store: SessionStore;
   readonly todos = new TodoList();
   private readonly ownTools: Tool[];
+  private readonly taskAllowed: boolean;
+  private readonly asker: PermissionAsker;
   /** rebuilt when login adds a secret */
   private redactor: { count: number; apply: (text: string) => string } | undefined;
   private remindersLeft = 1;
@@ -114,7 +133,8 @@ export class AgentSession implements CompactorHost {
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
-  private readonly askByMode = askInMode(() => this.permissionMode, this.permissions.ask);
+  /** the mode decides whether to ask; permissions.prompt, how (set in the constructor) */
+  private readonly askByMode = askInMode(() => this.permissionMode, (request, signal) => this.asker(request, signal));
   private readonly compactor = new Compactor(this);
   readonly checkpoints = new SessionCheckpoints(this);
 
@@ -128,13 +148,17 @@ export class AgentSession implements CompactorHost {
     const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
     const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
-    this.ownTools = only ? all.filter((t) => only.includes(t.name)) : all;
+    this.ownTools = selectTools(only ? all.filter((t) => only.includes(t.name)) : all, options.toolSelection);
+    this.taskAllowed = selectTools([taskTool], options.toolSelection).length > 0 && (!only || only.includes("task"));
+    this.asker = permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.ui });
     this.store = this.newStore();
     this.prompts = new PromptBuilder({
       cwd: options.cwd,
       novaHome: config.novaHome,
       custom: options.systemPrompt,
       append: options.appendSystemPrompt,
+      noContextFiles: options.noContextFiles,
+      noSkills: options.noSkills,
     });
   }
 
@@ -151,7 +175,7 @@ export class AgentSession implements CompactorHost {
     const host = this.options.host?.tools?.() ?? [];
     const mcp = this.options.mcp?.tools() ?? [];
     const extra = mcp.length === 0 ? host : [...host, ...mcp];
-    const task = this.subagentRunner && (!this.options.toolFilter || this.options.toolFilter.includes("task")) ? [taskTool] : [];
+    const task = this.taskAllowed && this.subagentRunner ? [taskTool] : [];
     return extra.length + task.length === 0 ? this.ownTools : [...this.ownTools, ...task, ...extra];
   }
 
@@ -290,6 +314,14 @@ export class AgentSession implements CompactorHost {
 
   cycleModel(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
     if (this.run) throw new CommandError("Cannot change the model while the agent is streaming; abort or wait for agent_end.");
+    const scope = this.options.modelScope;
+    if (scope && scope.length > 0) {
+      const next = scopedCycle(scope, this.model, (provider, id) => this.findModel(provider, id));
+      if (!next) return null;
+      this.applyModel(next.model);
+      if (next.thinking) this.setThinkingLevel(next.thinking);
+      return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: true };
+    }
     if (this.models.length < 2 && this.model) return null;
     if (this.models.length === 0) return null;
     const index = this.model ? this.models.indexOf(this.model) : -1;
@@ -451,6 +483,13 @@ export class AgentSession implements CompactorHost {
       cwd: this.cwd,
       askPermission: this.permissionAsker,
       hasUI: this.options.mode === "rpc-ui",
+      env: sessionEnvironment({
+        sessionId: this.store.sessionId,
+        sessionFile: this.store.path,
+        provider: this.model?.provider,
+        model: this.model?.id,
+        thinkingLevel: this.thinkingLevel,
+      }),
       host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
       ...this.options.clientServices,
     };
@@ -551,11 +590,25 @@ export class AgentSession implements CompactorHost {
     if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
     const { store, warnings } = await SessionStore.open(path);
     for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
+    this.adoptStore(store);
+    return { cancelled: false };
+  }
+
+  /**
+   * Continues in `store` (switch_session, or the session the command line
+   * names); with `keepModel` a model chosen on the command line wins over
+   * the one the file last used.
+   */
+  adoptStore(store: SessionStore, keepModel = false): void {
     this.clearQueues();
     this.store.close();
     this.store = store;
+    const { model, thinkingLevel } = this;
     this.restoreFromStore();
-    return { cancelled: false };
+    if (keepModel) {
+      this.model = model;
+      this.thinkingLevel = thinkingLevel;
+    }
   }
 
   /**

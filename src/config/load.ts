@@ -33,6 +33,8 @@ export interface Config {
   defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
+  /** permissions.prompt, when the file sets it */
+  permissionPrompt?: ConfigFile["permissions"]["prompt"];
   mcpPermissions: ConfigFile["permissions"]["mcp"];
   mcpServers: Record<string, McpServerSpec>;
   mcp: ConfigFile["mcp"];
@@ -246,6 +248,7 @@ function build(
     defaultThinkingLevel: file.defaultThinkingLevel,
     providers,
     permissions: file.permissions.bash,
+    permissionPrompt: file.permissions.prompt,
     mcpPermissions: file.permissions.mcp,
     mcpServers: file.mcpServers,
     mcp: file.mcp,

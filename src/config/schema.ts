@@ -4,7 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-import { apiNames, permissionModes, sandboxModes, thinkingLevels } from "../core/enums.ts";
+import { apiNames, permissionModes, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -92,6 +92,7 @@ export const configSchema = z.object({
       mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
       mode: z._default(z.enum(permissionModes), "default"),
       env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
+      prompt: z.optional(z.enum(permissionPrompts)),
     }),
     { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
   ),

@@ -12,7 +12,7 @@ import { blockText } from "../core/text.ts";
 import { toFrame } from "../wire/event-frame.ts";
 import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
-import { resumeSession, type Resume } from "../agent/resume.ts";
+import { startIn, type StartSession } from "../agent/launch.ts";
 import { createMcp } from "../mcp/index.ts";
 
 export interface OneShot {
@@ -20,7 +20,8 @@ export interface OneShot {
   json: boolean;
   prompts: string[];
   quiet: boolean;
-  resume?: Resume;
+  /** --session, --continue, --fork, --session-id, --name */
+  start?: StartSession;
   noMcp: boolean;
 }
 
@@ -37,18 +38,17 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   const answerOut = process.stdout.write.bind(process.stdout);
   const writer = claimStdout();
   const subagents = new Subagents(sessionOptions, sessionOptions.config.agent, how.json ? (frame) => writer.send(frame) : () => {});
-  const mcp = createMcp(sessionOptions.config, how.noMcp, {
-    onStatus: how.json ? (status) => writer.send({ type: "mcp_server_status", ...status }) : () => {},
-    onNotice: (text) => process.stderr.write(`nova: ${text}\n`),
-  });
+  const mcp = createMcp(
+    sessionOptions.config,
+    how.noMcp,
+    {
+      onStatus: how.json ? (status) => writer.send({ type: "mcp_server_status", ...status }) : () => {},
+      onNotice: (text) => process.stderr.write(`nova: ${text}\n`),
+    },
+    sessionOptions.sandbox,
+  );
   const session = new AgentSession({ ...sessionOptions, mcp: mcp.view(), subagents: (parent) => subagents.runnerFor(parent) });
-  if (how.resume) {
-    const problem = await resumeSession(session, how.resume);
-    if (problem) {
-      process.stderr.write(`nova: ${problem}\n`);
-      return 2;
-    }
-  }
+  startIn(session, how.start, sessionOptions.model !== undefined);
 
   const run: { last?: AssistantMessage } = {};
   session.subscribe((event) => {

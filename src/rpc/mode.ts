@@ -6,6 +6,7 @@
  */
 import { Conversations } from "../agent/conversations.ts";
 import type { SessionOptions } from "../agent/session.ts";
+import { startIn, type StartSession } from "../agent/launch.ts";
 import { Subagents } from "../agent/subagents.ts";
 import { HostBridge } from "./host-bridge.ts";
 import { createMcp } from "../mcp/index.ts";
@@ -15,27 +16,31 @@ import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
-import { resumeSession, type Resume } from "../agent/resume.ts";
 import { runMode } from "../wire/lifecycle.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 
 export async function runRpcMode(
   sessionOptions: SessionOptions,
   writer: FrameWriter,
-  options: { messageSnapshots: boolean; resume?: Resume; noMcp: boolean },
+  options: { messageSnapshots: boolean; start?: StartSession; noMcp: boolean },
 ): Promise<number> {
   const snapshots = options.messageSnapshots;
   const { config } = sessionOptions;
   const send = (frame: object) => writer.send(frame);
   const bridge = new HostBridge(send, process.env.NOVA_RPC_EMIT_TITLE === "1");
   const subagents = new Subagents(sessionOptions, config.agent, send);
-  const mcp = createMcp(config, options.noMcp, {
-    onStatus: (status) => send({ type: "mcp_server_status", ...status }),
-    onNotice: (text) => {
-      process.stderr.write(`nova: ${text}\n`);
-      bridge.ui.notify(text, "warning");
+  const mcp = createMcp(
+    config,
+    options.noMcp,
+    {
+      onStatus: (status) => send({ type: "mcp_server_status", ...status }),
+      onNotice: (text) => {
+        process.stderr.write(`nova: ${text}\n`);
+        bridge.ui.notify(text, "warning");
+      },
     },
-  });
+    sessionOptions.sandbox,
+  );
   const context = new HandlerContext(config, bridge, subagents, mcp);
   const conversations = new Conversations(
     {
@@ -47,6 +52,7 @@ export async function runRpcMode(
     config.session.backgroundLimit,
   );
   context.conversations = conversations;
+  startIn(conversations.current, options.start, sessionOptions.model !== undefined);
   const signals = uiSignals(bridge.ui);
   conversations.onEvent((event) => {
     writer.send(toFrame(event, snapshots));
@@ -57,13 +63,6 @@ export async function runRpcMode(
     bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
   );
   const server = new RpcServer(writer, createDispatch(context));
-  if (options.resume) {
-    const problem = await resumeSession(conversations.current, options.resume);
-    if (problem) {
-      process.stderr.write(`nova: ${problem}\n`);
-      return 2;
-    }
-  }
 
   return runMode(writer, {
     serve: async () => {

@@ -38,6 +38,8 @@ export interface ToolContext {
   fs?: ClientFs;
   /** present when the host runs commands in its own terminals (an ACP editor) */
   terminal?: ClientTerminal;
+  /** what bash commands see about the session (agent/tool-env.ts) */
+  env?: Record<string, string | undefined>;
 }
 
 /** Text files as the host sees them; paths are absolute. */
