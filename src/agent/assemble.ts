@@ -87,14 +87,14 @@ export class MessageAssembler {
         return;
       case "toolcall_delta": {
         const block = this.blocks.get(event.index);
-        if (!block || block.content.type !== "toolCall") return;
+        if (block?.content.type !== "toolCall") return;
         block.raw += event.delta;
         if (!block.closed) this.out({ type: "toolcall_delta", contentIndex: block.position, delta: event.delta });
         return;
       }
       case "toolcall_args": {
         const block = this.blocks.get(event.index);
-        if (!block || block.content.type !== "toolCall") return;
+        if (block?.content.type !== "toolCall") return;
         block.raw = JSON.stringify(event.arguments);
         if (event.thoughtSignature) block.content.thoughtSignature = event.thoughtSignature;
         if (!block.closed) this.out({ type: "toolcall_delta", contentIndex: block.position, delta: block.raw });

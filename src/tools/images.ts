@@ -7,7 +7,7 @@
 import type { ImageContent } from "../core/messages.ts";
 import { imageMimeTypes, type ImageMimeType } from "../core/enums.ts";
 
-export { type ImageMimeType } from "../core/enums.ts";
+export type { ImageMimeType } from "../core/enums.ts";
 export const IMAGE_MIME_TYPES = imageMimeTypes;
 export const MAX_IMAGES = 16;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

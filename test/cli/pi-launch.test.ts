@@ -1,6 +1,6 @@
 /** Pi's launch lines through the real process (Pi 1.6.0 docs/cli.md): sessions, models, tools, prompts. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promptAndSettle, scenarios, testConfig } from "../support/scenario.ts";
 import { fixtures } from "../support/fixtures/index.ts";
