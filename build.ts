@@ -33,8 +33,8 @@ export function installedSharp(target: Target): SharpNative {
 function fetchedSharp(target: Target): SharpNative {
   const versions = sharpPackage.optionalDependencies as Record<string, string>;
   const names = [`@img/sharp-${target.sharp}`, `@img/sharp-libvips-${target.sharp}`].filter((n) => versions[n]);
-  const dirs = fetchPackages(names.map((name) => ({ name, version: versions[name] })));
-  return { images: true, platform: target.sharp, packageDirs: Object.fromEntries(names.map((n, i) => [n, dirs[i]])) };
+  const dirs = fetchPackages(names.map((name) => ({ name, version: versions[name]! })));
+  return { images: true, platform: target.sharp, packageDirs: Object.fromEntries(names.map((n, i) => [n, dirs[i]!])) };
 }
 
 export interface BuildOptions {
@@ -87,7 +87,7 @@ async function buildAll(): Promise<void> {
   const runtimes = fetchPackages(TARGETS.filter((t) => t !== host).map((t) => ({ name: t.runtimePackage, version: Bun.version })));
   let next = 0;
   for (const target of TARGETS) {
-    const executablePath = target === host ? undefined : join(runtimes[next++], "bin", target.name.startsWith("windows") ? "bun.exe" : "bun");
+    const executablePath = target === host ? undefined : join(runtimes[next++]!, "bin", target.name.startsWith("windows") ? "bun.exe" : "bun");
     const outfile = join("dist", target.name, target.exe);
     await buildExecutable({ target, outfile, sharp: fetchedSharp(target), executablePath });
     const digest = new Bun.CryptoHasher("sha256").update(await Bun.file(outfile).bytes()).digest("hex");

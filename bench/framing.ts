@@ -15,7 +15,7 @@ function makeInput(): { bytes: Uint8Array; records: number } {
   for (let i = 0; total < TOTAL; i++) {
     const size = sizes[i % sizes.length];
     const head = `{"id":"${i}","type":"get_last_assistant_text","pad":"`;
-    const line = head + "x".repeat(Math.max(0, size - head.length - 3)) + '"}\n';
+    const line = head + "x".repeat(Math.max(0, size! - head.length - 3)) + '"}\n';
     parts.push(line);
     total += line.length;
     records++;

@@ -53,33 +53,33 @@ const rows: Measured[] = [
 ];
 
 const peers = names.filter((n) => n !== "nova");
-const lowestIdle = Math.min(...peers.map((p) => idle[p]));
-const piGrowth = (name: string) => (Number.isFinite(large1[name]) ? `×${(large1[name] / small1[name]).toFixed(1)}` : "failed");
+const lowestIdle = Math.min(...peers.map((p) => idle[p]!));
+const piGrowth = (name: string) => (Number.isFinite(large1[name]) ? `×${(large1[name]! / small1[name]!).toFixed(1)}` : "failed");
 const targets: Target[] = [
   ...["pi (node)", "pi (bun)"].map((pi) => ({
     text: `spawn → get_state ≤ 1/10 of ${pi}'s`,
-    met: spawn.nova <= spawn[pi] / 10,
-    detail: `${spawn.nova.toFixed(1)} ms vs ${spawn[pi].toFixed(1)} ms: ${(spawn.nova / spawn[pi]).toFixed(3)}`,
+    met: spawn.nova! <= spawn[pi]! / 10,
+    detail: `${spawn.nova!.toFixed(1)} ms vs ${spawn[pi]!.toFixed(1)} ms: ${(spawn.nova! / spawn[pi]!).toFixed(3)}`,
   })),
   {
     text: "spawn → get_state within 2.5× of a minimal compiled Bun program that answers one line",
-    met: spawn.nova <= 2.5 * spawn.baseline,
-    detail: `${spawn.nova.toFixed(1)} ms vs ${spawn.baseline.toFixed(1)} ms: ${(spawn.nova / spawn.baseline).toFixed(2)}×`,
+    met: spawn.nova! <= 2.5 * spawn.baseline!,
+    detail: `${spawn.nova!.toFixed(1)} ms vs ${spawn.baseline!.toFixed(1)} ms: ${(spawn.nova! / spawn.baseline!).toFixed(2)}×`,
   },
   {
     text: "idle RSS ≤ 1/2 of the lowest peer's",
-    met: idle.nova <= lowestIdle / 2,
-    detail: `${idle.nova.toFixed(1)} MiB vs ${lowestIdle.toFixed(1)} MiB: ${(idle.nova / lowestIdle).toFixed(3)}`,
+    met: idle.nova! <= lowestIdle / 2,
+    detail: `${idle.nova!.toFixed(1)} MiB vs ${lowestIdle.toFixed(1)} MiB: ${(idle.nova! / lowestIdle).toFixed(3)}`,
   },
   {
     text: "stdout for 20 000 deltas linear, ≤ 200 bytes per delta, where Pi's grows quadratically",
-    met: large1.nova <= 200 && Math.abs(large1.nova / small1.nova - 1) < 0.1,
-    detail: `nova ${large1.nova.toFixed(1)} B/delta at 20 000, ${small1.nova.toFixed(1)} at 2 000; per-delta growth 2 000 → 20 000: ${peers.map((p) => `${p} ${piGrowth(p)}`).join(", ")}`,
+    met: large1.nova! <= 200 && Math.abs(large1.nova! / small1.nova! - 1) < 0.1,
+    detail: `nova ${large1.nova!.toFixed(1)} B/delta at 20 000, ${small1.nova!.toFixed(1)} at 2 000; per-delta growth 2 000 → 20 000: ${peers.map((p) => `${p} ${piGrowth(p)}`).join(", ")}`,
   },
   {
     text: "peak RSS for the 9 MiB line ≤ 1/4 of Pi's",
-    met: big.nova <= big["pi (node)"] / 4 && big.nova <= big["pi (bun)"] / 4,
-    detail: `${big.nova.toFixed(1)} MiB vs pi (node) ${big["pi (node)"].toFixed(1)} MiB, pi (bun) ${big["pi (bun)"].toFixed(1)} MiB`,
+    met: big.nova! <= big["pi (node)"]! / 4 && big.nova! <= big["pi (bun)"]! / 4,
+    detail: `${big.nova!.toFixed(1)} MiB vs pi (node) ${big["pi (node)"]!.toFixed(1)} MiB, pi (bun) ${big["pi (bun)"]!.toFixed(1)} MiB`,
   },
 ];
 
@@ -87,7 +87,7 @@ const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROO
 const heading =
   `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cores: ` +
   `nova ${commit} (dist/nova, bun ${Bun.version}); @mariozechner/pi-coding-agent ${PI_VERSION} on node ${nodeVersion()} and on bun ${Bun.version}; ` +
-  `@oh-my-pi/pi-coding-agent ${OMP_VERSION} on bun ${Bun.version}. Baseline (minimal compiled Bun program answering one line): ${spawn.baseline.toFixed(1)} ms spawn → response.`;
+  `@oh-my-pi/pi-coding-agent ${OMP_VERSION} on bun ${Bun.version}. Baseline (minimal compiled Bun program answering one line): ${spawn.baseline!.toFixed(1)} ms spawn → response.`;
 const failed = failures.length > 0 ? `\n\nFailed runs (shown as "failed" above):\n\n${failures.map((f) => `- ${f}`).join("\n")}` : "";
 const block = `${heading}\n\n${table(rows, names)}${failed}\n\nTargets:\n\n${targetList(targets)}`;
 console.log(block);

@@ -14,7 +14,7 @@ import { fixtures } from "../test/support/fixtures/index.ts";
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 

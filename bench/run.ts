@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   relay: () => benchRelay(),
   grep: () => benchGrep(),
   "session-load": () => benchSessionLoad(),
+  mcp: async () => (await import("./mcp.ts")).benchMcp(),
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
@@ -30,7 +31,7 @@ if (!build.success || !existsSync(NOVA)) throw new Error("bun run build failed")
 
 console.log(`# nova bench ${new Date().toISOString().slice(0, 10)} (bun ${Bun.version}, ${process.platform}-${process.arch})`);
 for (const name of names) {
-  const result = await benches[name]();
+  const result = await benches[name]!();
   console.log(`\n## ${name}`);
   for (const [key, value] of Object.entries(result)) console.log(`- ${key}: ${value}`);
 }

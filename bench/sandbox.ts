@@ -11,7 +11,7 @@ import { runShell } from "../src/tools/run-shell.ts";
 const RUNS = 30;
 
 export async function benchSandbox(): Promise<Record<string, unknown>> {
-  let sandbox;
+  let sandbox: ReturnType<typeof prepareSandbox>;
   try {
     sandbox = prepareSandbox(
       { mode: "workspace-write", network: false, writablePaths: [], hidePaths: [], fallback: "error", autoAllow: true, mcp: false },

@@ -5,8 +5,10 @@ import { existsSync, statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
+import { setToolEnvPolicy } from "./tools/environment.ts";
 import { claimStdout } from "./wire/writer.ts";
-import { parseModelRef } from "./core/model-ref.ts";
+import type { SessionStore } from "./session/store.ts";
+import type { SessionOptions } from "./agent/session.ts";
 import type { PermissionMode } from "./core/enums.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -29,23 +31,31 @@ async function main(argv: string[]): Promise<number> {
 
   let config: Config;
   try {
-    const requested = modelChoice(args);
-    config = loadConfig({ configFile: args.config, env: process.env, requested: requested && `${requested.provider}/${requested.id}` });
+    const requested = args.model && (args.provider ? `${args.provider}/${args.model}` : args.model);
+    config = loadConfig({ configFile: args.config, env: process.env, requested });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`nova: ${error.message}\n`);
     return 2;
   }
   for (const warning of config.warnings) process.stderr.write(`nova: warning: ${warning}\n`);
+  setToolEnvPolicy(config.toolEnv);
 
   const cwd = resolve(args.cwd ?? process.cwd());
   if (!isDirectory(cwd)) {
     process.stderr.write(`nova: --cwd ${cwd} is not a directory\n`);
     return 2;
   }
-  const model = modelChoice(args);
-  if (model && !config.providers.some((p) => p.name === model.provider && p.models.some((m) => m.id === model.id))) {
-    process.stderr.write(`nova: Model not found: ${model.provider}/${model.id}\n`);
+  const warn = (message: string) => process.stderr.write(`nova: warning: ${message}\n`);
+  const [{ launchOptions, startWhere }, { hasStartSpec, openStartSession, StartError }] = await Promise.all([import("./agent/launch.ts"), import("./session/start.ts")]);
+  let options: SessionOptions;
+  let start: SessionStore | undefined;
+  try {
+    options = launchOptions(args, config, cwd, process.env, warn);
+    if (hasStartSpec(args)) start = await openStartSession(args, startWhere(options), warn);
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof StartError)) throw error;
+    process.stderr.write(`nova: ${error.message}\n`);
     return 2;
   }
 
@@ -65,31 +75,20 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const oneShot = args.print || args.mode === "json";
-  const options = {
-    config,
-    cwd,
-    model,
-    thinking: args.thinking,
-    sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
-    noSession: args.noSession,
-    systemPrompt: args.systemPrompt,
-    appendSystemPrompt: args.appendSystemPrompt,
-    sandbox,
-    permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
-  };
+  options.sandbox = sandbox;
+  options.permissionMode = oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode;
   pruneCheckpointsLater(config);
-  const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
-    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume });
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name }, noMcp: args.noMcp });
   }
   const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
-    return runAcpMode(options, writer);
+    return runAcpMode(options, writer, { noMcp: args.noMcp });
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume, ui: args.mode === "rpc-ui" });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, start: { store: start, name: args.name }, noMcp: args.noMcp, ui: args.mode === "rpc-ui" });
 }
 
 /** Retention runs once a second after start, off the path to `ready`, and only where checkpoints were ever kept. */
@@ -101,12 +100,6 @@ function pruneCheckpointsLater(config: Config): void {
       .catch((error) => process.stderr.write(`nova: checkpoint pruning failed: ${(error as Error).message}\n`));
   }, 1000);
   timer.unref();
-}
-
-function modelChoice(args: Args): { provider: string; id: string } | undefined {
-  if (!args.model) return undefined;
-  if (args.provider) return { provider: args.provider, id: args.model };
-  return parseModelRef(args.model);
 }
 
 /** Nobody answers a question in -p or json mode: what would ask is denied (bypass stays bypass). */

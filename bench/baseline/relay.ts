@@ -1,6 +1,6 @@
 // Baseline for relay cost: fetch the same SSE stream and write one small JSON
 // line per delta: the least a relay can do, with no agent around it.
-const url = process.argv[2];
+const url = process.argv[2]!;
 const res = await fetch(url, { method: "POST", body: "{}" });
 const decoder = new TextDecoder();
 let buffer = "";

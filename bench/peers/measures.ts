@@ -33,15 +33,15 @@ async function alternate(label: string, agents: Agent[], rounds: number, measure
   const samples: Record<string, number[]> = Object.fromEntries(agents.map((a) => [a.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < agents.length; i++) {
-      const agent = agents[(round + i) % agents.length];
+      const agent = agents[(round + i) % agents.length]!;
       const server = await startProviderServer();
       let rpc: RpcProcess | undefined;
       try {
         rpc = await launch(agent, server);
-        samples[agent.name].push(await measure(rpc, server, agent));
+        samples[agent.name]!.push(await measure(rpc, server, agent));
       } catch (error) {
-        failures.push(`${agent.name}, ${label}: ${summary(error as Error)}`);
-        samples[agent.name].push(Number.NaN);
+        failures.push(`${agent!.name}, ${label}: ${summary(error as Error)}`);
+        samples[agent!.name]!.push(Number.NaN);
       } finally {
         await rpc?.stop();
         await server.close();
@@ -54,7 +54,7 @@ async function alternate(label: string, agents: Agent[], rounds: number, measure
 /** The error's first line, and the agent's own error line from its stderr when there is one. */
 function summary(error: Error): string {
   const [line, ...rest] = error.message.split("\n");
-  const first = line.replace(/^.*? --no-session: /, "");
+  const first = line!.replace(/^.*? --no-session: /, "");
   const own = rest.find((line) => /^\w*Error\b|error:/i.test(line.trim()));
   return own ? `${first} (${own.trim()})` : first;
 }
@@ -112,7 +112,7 @@ export async function stream(agents: Agent[], deltas: number): Promise<Stream> {
     const bytes0 = rpc.bytes;
     const start = performance.now();
     out.cpuMs[agent.name] = out.bytes[agent.name] = Number.NaN;
-    let last;
+    let last: any;
     try {
       await rpc.request({ type: "prompt", message: "go" });
       last = (await end).data.messages.at(-1);
@@ -167,7 +167,7 @@ export async function toolLoop(agents: Agent[], calls = 20): Promise<Row> {
     for (let i = 0; i < calls; i++) {
       const kind = i % 3;
       const args = kind === 0 ? { path: "work.txt" } : kind === 1 ? agent.editArgs("work.txt", `count=${edits}`, `count=${++edits}`) : { command: "wc -c work.txt" };
-      server.enqueue(chat.toolCalls([{ id: `call_${i}`, name: ["read", "edit", "bash"][kind], args }], { chunkSize: ONE_CHUNK }));
+      server.enqueue(chat.toolCalls([{ id: `call_${i}`, name: ["read", "edit", "bash"][kind]!, args }], { chunkSize: ONE_CHUNK }));
     }
     server.enqueue(chat.text("All done.", { chunkSize: ONE_CHUNK }));
     const failed: string[] = [];

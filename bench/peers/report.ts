@@ -25,8 +25,8 @@ export function table(rows: Measured[], names: string[]): string {
   const head = `| measure | ${names.join(" | ")} | ${peers.map((p) => `nova/${p}`).join(" | ")} |`;
   const rule = `|${" --- |".repeat(1 + names.length + peers.length)}`;
   const lines = rows.map(({ label, row, digits = 0 }) => {
-    const values = names.map((n) => (Number.isFinite(row[n]) ? row[n].toFixed(digits) : "failed"));
-    const ratios = peers.map((p) => (Number.isFinite(row[p]) && Number.isFinite(row.nova) ? (row.nova / row[p]).toFixed(3) : "—"));
+    const values = names.map((n) => (Number.isFinite(row[n]) ? row[n]!.toFixed(digits) : "failed"));
+    const ratios = peers.map((p) => (Number.isFinite(row[p]) && Number.isFinite(row.nova) ? (row.nova! / row[p]!).toFixed(3) : "—"));
     return `| ${label} | ${values.join(" | ")} | ${ratios.join(" | ")} |`;
   });
   return [head, rule, ...lines].join("\n");

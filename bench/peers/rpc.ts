@@ -85,7 +85,7 @@ export class RpcProcess {
 
   /** user + system CPU time of the process itself, ms */
   cpuMs(): number {
-    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   }
 

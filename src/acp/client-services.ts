@@ -9,6 +9,7 @@ import type { ToolContext } from "../tools/types.ts";
 import type { ShellOptions, ShellResult } from "../tools/run-shell.ts";
 import { atomicWrite } from "../tools/atomic-write.ts";
 import { MAX_BYTES } from "../tools/limits.ts";
+import { clientRequests } from "./client-requests.ts";
 import type { Connection } from "./connection.ts";
 import type { InitializeParams } from "./params.ts";
 
@@ -28,12 +29,12 @@ export function clientServices(conn: Connection, caps: ClientCapabilities, hooks
     services.fs = {
       readTextFile: async (path) => {
         if (!readTextFile) return readFile(path, "utf8");
-        const answer = await conn.request<{ content: string }>("fs/read_text_file", { sessionId: hooks.sessionId(), path });
+        const answer = await conn.request(clientRequests.readTextFile, { sessionId: hooks.sessionId(), path });
         return answer.content;
       },
       writeTextFile: async (path, content) => {
         if (!writeTextFile) return atomicWrite(path, content);
-        await conn.request("fs/write_text_file", { sessionId: hooks.sessionId(), path, content });
+        await conn.request(clientRequests.writeTextFile, { sessionId: hooks.sessionId(), path, content });
       },
     };
   }
@@ -41,26 +42,22 @@ export function clientServices(conn: Connection, caps: ClientCapabilities, hooks
   return services;
 }
 
-interface ExitStatus {
-  exitCode?: number | null;
-  signal?: string | null;
-}
-
 /** runShell's contract over an editor terminal: abort and timeout kill it; it is released either way. */
 async function runInTerminal(conn: Connection, hooks: ServiceHooks, command: string, options: ShellOptions): Promise<ShellResult> {
   const sessionId = hooks.sessionId();
-  const { terminalId } = await conn.request<{ terminalId: string }>("terminal/create", {
+  const { terminalId } = await conn.request(clientRequests.createTerminal, {
     sessionId,
     command: "bash",
     args: ["-c", command],
     cwd: options.cwd,
+    env: Object.entries(options.env ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }])),
     outputByteLimit: MAX_BYTES,
   });
   hooks.onTerminal(terminalId);
   const ids = { sessionId, terminalId };
   let cancelled = false;
   let timedOut = false;
-  const kill = () => void conn.request("terminal/kill", ids).catch(() => undefined);
+  const kill = () => void conn.request(clientRequests.killTerminal, ids).catch(() => undefined);
   const onAbort = () => {
     cancelled = true;
     kill();
@@ -69,12 +66,12 @@ async function runInTerminal(conn: Connection, hooks: ServiceHooks, command: str
   if (options.signal?.aborted) onAbort();
   const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), kill()), options.timeoutMs);
   try {
-    const exit = await conn.request<ExitStatus>("terminal/wait_for_exit", ids);
-    const output = await conn.request<{ output: string; truncated: boolean }>("terminal/output", ids);
+    const exit = await conn.request(clientRequests.waitForTerminalExit, ids);
+    const output = await conn.request(clientRequests.terminalOutput, ids);
     return { output: output.output, exitCode: exit.exitCode ?? null, cancelled, timedOut, truncated: output.truncated };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    void conn.request("terminal/release", ids).catch(() => undefined);
+    void conn.request(clientRequests.releaseTerminal, ids).catch(() => undefined);
   }
 }

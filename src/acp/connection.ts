@@ -3,9 +3,10 @@
  * scanner (8 MiB cap) in, the same frame writer out. The client's requests
  * run concurrently (a prompt answers only at turn end, and a cancel must get
  * through meanwhile); nova's own requests to the client (permission, fs,
- * terminal) wait for the matching response by id.
+ * terminal) wait for the matching response by id in one pending table.
  */
-import { LfScanner, MAX_RECORD_BYTES, type ScanItem } from "../wire/lf-scanner.ts";
+import { PendingTable, type RequestSpec } from "../host/pending.ts";
+import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from "./errors.ts";
 
@@ -17,11 +18,8 @@ export interface Handlers {
   notifications: Record<string, (params: unknown) => void>;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
 export class Connection {
-  private nextId = 0;
-  private readonly waiting = new Map<Id, { resolve: (result: unknown) => void; reject: (error: RpcError) => void }>();
+  private readonly waiting = new PendingTable<number, unknown>(idsFromZero());
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
@@ -29,15 +27,11 @@ export class Connection {
 
   /** Reads until the input closes; then nova's open requests to the client fail. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {
-    const scanner = new LfScanner(MAX_RECORD_BYTES);
-    const take = (item: ScanItem) => this.receive(item);
-    for await (const chunk of input) scanner.push(chunk, take);
-    scanner.end(take);
+    // the client stopped reading: stop reading its input too, so it blocks instead of growing nova
+    const drained = () => (this.writer.backlogged() ? this.writer.drained() : undefined);
+    for await (const record of readRecords(input, drained)) this.receive(record);
     this.closed = true;
-    for (const [id, waiter] of this.waiting) {
-      this.waiting.delete(id);
-      waiter.reject(new RpcError(INTERNAL_ERROR, "the client closed the connection"));
-    }
+    this.waiting.close(() => new RpcError(INTERNAL_ERROR, "the client closed the connection"));
   }
 
   /** Resolves once every client request has been answered. */
@@ -50,14 +44,11 @@ export class Connection {
     return this.closed;
   }
 
-  /** Calls a client method; rejects with the client's error, or when the connection closes. */
-  request<T>(method: string, params: unknown): Promise<T> {
-    if (this.closed) return Promise.reject(new RpcError(INTERNAL_ERROR, `cannot call ${method}: the client closed the connection`));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      this.writer.send({ jsonrpc: "2.0", id, method, params });
-    });
+  /** Calls a client method; rejects with the client's error, a result that fails the spec's check, or when the connection closes. */
+  async request<P, R>(spec: RequestSpec<P, R>, params: P): Promise<R> {
+    if (this.closed) throw new RpcError(INTERNAL_ERROR, `cannot call ${spec.method}: the client closed the connection`);
+    const result = await this.waiting.open((id) => this.writer.send({ jsonrpc: "2.0", id, method: spec.method, params }));
+    return spec.reply(result);
   }
 
   /** Resolves once the client has read what was written, so a slow editor holds the agent back. */
@@ -69,22 +60,15 @@ export class Connection {
     this.writer.send({ jsonrpc: "2.0", method, params });
   }
 
-  private receive(item: ScanItem): void {
-    if (item.kind === "oversize") return this.fail(null, PARSE_ERROR, `Parse error: record exceeds 8 MiB limit (${item.bytes} bytes)`);
-    let value: unknown;
-    try {
-      const text = decoder.decode(item.bytes);
-      if (text.trim() === "") return;
-      value = JSON.parse(text);
-    } catch (error) {
-      const why = error instanceof SyntaxError ? error.message : "record is not valid UTF-8";
-      return this.fail(null, PARSE_ERROR, `Parse error: ${why}`);
-    }
-    if (Array.isArray(value)) return this.fail(null, INVALID_REQUEST, "Invalid request: batches are not supported; send one message per line");
-    if (value === null || typeof value !== "object") {
+  private receive(record: DecodedRecord): void {
+    if (record.kind === "blank") return;
+    if (record.kind === "parse_error") return this.fail(null, PARSE_ERROR, `Parse error: ${record.message}`);
+    if (record.kind === "not_object") {
+      const { value } = record;
+      if (Array.isArray(value)) return this.fail(null, INVALID_REQUEST, "Invalid request: batches are not supported; send one message per line");
       return this.fail(null, INVALID_REQUEST, `Invalid request: a message must be a JSON object, got ${value === null ? "null" : typeof value}`);
     }
-    const message = value as Record<string, unknown>;
+    const message = record.value;
     const id = message.id;
     const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
     if (message.jsonrpc !== "2.0") {
@@ -122,15 +106,14 @@ export class Connection {
     }
   }
 
+  /** A response to an id nova never sent (or a string id: nova's are numbers) settles nothing. */
   private response(id: Id, message: Record<string, unknown>): void {
-    const waiter = this.waiting.get(id);
-    if (!waiter) return;
-    this.waiting.delete(id);
+    if (typeof id !== "number") return;
     const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
     if (error && typeof error === "object") {
       const code = typeof error.code === "number" ? error.code : INTERNAL_ERROR;
-      waiter.reject(new RpcError(code, typeof error.message === "string" ? error.message : "the client answered with an error", error.data));
-    } else waiter.resolve(message.result);
+      this.waiting.fail(id, new RpcError(code, typeof error.message === "string" ? error.message : "the client answered with an error", error.data));
+    } else this.waiting.settle(id, message.result);
   }
 
   private track(run: Promise<void>): void {
@@ -141,4 +124,9 @@ export class Connection {
   private fail(id: Id | null, code: number, message: string, data?: unknown): void {
     this.writer.send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
   }
+}
+
+function idsFromZero(): () => number {
+  let next = 0;
+  return () => next++;
 }

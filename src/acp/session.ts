@@ -18,6 +18,9 @@ import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView, type ToolCallContent } from "./tool-calls.ts";
+import type * as acp from "@agentclientprotocol/sdk";
+import { clientRequests } from "./client-requests.ts";
+import { failureKind } from "../core/errors.ts";
 import { sumUsage } from "../core/usage.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
@@ -70,11 +73,13 @@ export class AcpSession {
   }
 
   /** Runs one prompt; resolves when the run has settled, with why it stopped. */
-  prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
+  async prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
     if (this.busy) throw new RpcError(INVALID_REQUEST, `Session ${this.id} is already running a prompt; wait for its answer or send session/cancel`);
     const command = slashCommand(blocks);
     if (command) return this.compact(command.args);
-    const { text, images } = promptInput(blocks);
+    let { text, images } = promptInput(blocks);
+    const expanded = text.startsWith("/") ? await this.core.options.mcp?.expand(text) : undefined;
+    if (expanded) ({ text, images } = { text: expanded.text, images: [...images, ...expanded.images] });
     return new Promise<PromptAnswer>((resolve, reject) => {
       this.turn = { cancelled: false, assistants: [], resolve, reject };
       try {
@@ -104,7 +109,12 @@ export class AcpSession {
   }
 
   advertiseCommands(): void {
-    this.update({ sessionUpdate: "available_commands_update", availableCommands });
+    const prompts = (this.core.options.mcp?.commands() ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.arguments.length > 0 ? { input: { hint: c.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(" ") } } : {}),
+    }));
+    this.update({ sessionUpdate: "available_commands_update", availableCommands: [...availableCommands, ...prompts] });
   }
 
   /** session/cancel: the running prompt answers `cancelled`; open permission questions count as rejected. */
@@ -205,16 +215,23 @@ export class AcpSession {
    * The core's permission asker for this session: session/request_permission
    * straight to the editor. A cancel settles it as rejected at once (a late
    * answer is still remembered when it says "always"); once the editor is
-   * gone, the question fails with HostGone.
+   * gone, the question fails with HostGone. An MCP tool's call (it has
+   * `arguments`) is remembered per tool, a bash command per command line.
    */
-  readonly askPermission: PermissionAsker = async ({ toolName, command }, signal) => {
+  readonly askPermission: PermissionAsker = async ({ toolName, command, arguments: args }, signal) => {
     if (signal.aborted) return false;
-    const key = `${toolName}\u0000${command}`;
+    const key = args ? toolName : `${toolName}\u0000${command}`;
     const remembered = this.remembered.get(key);
     if (remembered !== undefined) return remembered;
-    const toolCall = { toolCallId: this.tool?.id ?? `permission-${++this.asks}`, title: command, kind: "execute", status: "pending", rawInput: { command } };
+    const toolCall: acp.ToolCallUpdate = {
+      toolCallId: this.tool?.id ?? `permission-${++this.asks}`,
+      title: args ? toolName : command,
+      kind: args ? "other" : "execute",
+      status: "pending",
+      rawInput: args ?? { command },
+    };
     const asked = this.conn
-      .request<{ outcome?: { outcome?: string; optionId?: string } }>("session/request_permission", { sessionId: this.id, toolCall, options: PERMISSION_OPTIONS })
+      .request(clientRequests.requestPermission, { sessionId: this.id, toolCall, options: [...PERMISSION_OPTIONS] })
       .then((answer) => {
         const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
         const kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
@@ -257,9 +274,9 @@ export class AcpSession {
     if (turn.cancelled || last?.stopReason === "aborted") return answer("cancelled");
     if (last?.stopReason === "length") return answer("max_tokens");
     if (last?.stopReason !== "error") return answer("end_turn");
-    const message = last.errorMessage ?? "the model request failed";
-    if (/refusal|declined to answer|content_filter/.test(message)) return answer("refusal");
-    turn.reject(new RpcError(message.startsWith("No model configured") ? AUTH_REQUIRED : INTERNAL_ERROR, message));
+    if (failureKind(last) === "refusal") return answer("refusal");
+    // the one failure without a model is that none is configured: the editor should offer authentication
+    turn.reject(new RpcError(this.core.model ? INTERNAL_ERROR : AUTH_REQUIRED, last.errorMessage ?? "the model request failed"));
   }
 }
 

@@ -11,6 +11,7 @@ import { emptyUsage } from "../core/messages.ts";
 import type { AssistantMessageEvent } from "./events.ts";
 import type { Model, ProviderError, ProviderEvent } from "../providers/types.ts";
 import { countTotal } from "../core/usage.ts";
+import { markFailure } from "../core/errors.ts";
 
 export interface Assembled {
   message: AssistantMessage;
@@ -86,14 +87,14 @@ export class MessageAssembler {
         return;
       case "toolcall_delta": {
         const block = this.blocks.get(event.index);
-        if (!block || block.content.type !== "toolCall") return;
+        if (block?.content.type !== "toolCall") return;
         block.raw += event.delta;
         if (!block.closed) this.out({ type: "toolcall_delta", contentIndex: block.position, delta: event.delta });
         return;
       }
       case "toolcall_args": {
         const block = this.blocks.get(event.index);
-        if (!block || block.content.type !== "toolCall") return;
+        if (block?.content.type !== "toolCall") return;
         block.raw = JSON.stringify(event.arguments);
         if (event.thoughtSignature) block.content.thoughtSignature = event.thoughtSignature;
         if (!block.closed) this.out({ type: "toolcall_delta", contentIndex: block.position, delta: block.raw });
@@ -128,6 +129,7 @@ export class MessageAssembler {
     } else if (error) {
       message.stopReason = "error";
       message.errorMessage = error.message;
+      if (error.kind) markFailure(message, error.kind);
     } else if (!this.stop) {
       error = { message: "the provider's stream ended without a stop reason", retryable: true };
       message.stopReason = "error";

@@ -23,11 +23,22 @@ export function findCut(items: ContextItem[], keepRecentTokens: number): number 
   let cut = items.length;
   while (cut > 0 && kept < keepRecentTokens) {
     cut--;
-    kept += estimateMessageTokens(items[cut].message);
+    kept += estimateMessageTokens(items[cut]!.message);
   }
   // a tool result stays with the call it answers
-  while (cut > 0 && cut < items.length && items[cut].message.role === "toolResult") cut--;
+  while (cut > 0 && cut < items.length && items[cut]!.message.role === "toolResult") cut--;
   return cut > 0 ? cut : undefined;
+}
+
+/**
+ * A manual compaction of a conversation shorter than what is kept verbatim
+ * (Pi compacts it too): everything before the last exchange is summarised, or
+ * the one exchange there is; undefined only for an empty conversation.
+ */
+export function manualCut(items: ContextItem[]): number | undefined {
+  if (items.length === 0) return undefined;
+  const lastUser = items.findLastIndex((i) => i.message.role === "user");
+  return lastUser > 0 ? lastUser : items.length;
 }
 
 const SUMMARY_PROMPT = `You are summarising the earlier part of a coding session so that the work can continue without it.

@@ -7,7 +7,7 @@ import type { CompactionReason, CompactionResult, EventSink } from "./events.ts"
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import type { SessionStore } from "../session/index.ts";
-import { contextItems, findCut, summarize } from "./compaction.ts";
+import { contextItems, findCut, manualCut, summarize } from "./compaction.ts";
 import { CommandError } from "./errors.ts";
 
 export interface CompactorHost {
@@ -59,8 +59,10 @@ export class Compactor {
     const next = await host.buildRequest();
     if (typeof next === "string") throw new CommandError(next);
     const { items, previousSummary } = contextItems(host.store.pathToLeaf());
-    const cut = findCut(items, host.keepRecentTokens);
-    if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    const cut = findCut(items, host.keepRecentTokens) ?? (reason === "manual" ? manualCut(items) : undefined);
+    if (cut === undefined) {
+      throw new CommandError(reason === "manual" ? "Nothing to compact: the conversation is empty." : "Nothing to compact: the conversation is shorter than what is kept verbatim.");
+    }
     const before = host.contextTokens();
     // an overflow compaction is followed by the failed request, once more
     const willRetry = reason === "overflow";
@@ -76,7 +78,7 @@ export class Compactor {
       host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false, willRetry });
       return result;
     } catch (error) {
-      const aborted = (error as Error).message === "Compaction aborted";
+      const aborted = error instanceof CommandError && error.kind === "compaction_aborted";
       host.sink.emit({ type: "compaction_end", reason, before, after: before, aborted, willRetry: false, errorMessage: (error as Error).message });
       throw error;
     } finally {
@@ -108,10 +110,11 @@ export class Compactor {
     const signal = AbortSignal.any([outer, controller.signal]);
     try {
       const text = await summarize(next.provider, next.request, messages, previousSummary, instructions, signal);
-      if (signal.aborted) throw new CommandError("Compaction aborted");
+      if (signal.aborted) throw new CommandError("Compaction aborted", "compaction_aborted");
       return text;
     } catch (error) {
-      throw new CommandError(signal.aborted ? "Compaction aborted" : (error as Error).message);
+      if (signal.aborted) throw new CommandError("Compaction aborted", "compaction_aborted");
+      throw new CommandError((error as Error).message);
     } finally {
       this.running = undefined;
     }

@@ -172,7 +172,7 @@ export class Conversations {
 
 function firstUserText(session: AgentSession): string {
   const first = session.messages().find((m) => m.role === "user");
-  if (!first || first.role !== "user") return "";
+  if (first?.role !== "user") return "";
   const text = blockText(first.content, " ");
   return text.slice(0, 80);
 }

@@ -6,8 +6,11 @@ import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage
 import type { ThinkingLevel } from "../core/enums.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
+import type { z } from "zod";
+import type { frameSchemas } from "../core/frames.ts";
 import type { FileChange } from "../checkpoints/index.ts";
 
+/** What message assembly reports; `start` becomes message_start, the block events message_update. */
 export type AssistantMessageEvent =
   | { type: "start" }
   | { type: "text_start"; contentIndex: number }
@@ -41,12 +44,12 @@ export type AgentEvent =
   | { type: "turn_start"; turnIndex: number }
   | { type: "turn_end"; turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "message_start"; message: AgentMessage }
-  | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }
+  | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: Exclude<AssistantMessageEvent, { type: "start" }> }
   | { type: "message_end"; message: AgentMessage }
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> | string }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: Record<string, unknown> | string; partialResult: ToolResult }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean; durationMs?: number }
-  | { type: "permission_request"; requestId: number; toolName: string; command: string }
+  | { type: "permission_request"; requestId: number; toolName: string; command: string; arguments?: Record<string, unknown> }
   | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
@@ -58,7 +61,7 @@ export type AgentEvent =
   | { type: "compaction_start"; reason: CompactionReason }
   | { type: "compaction_end"; reason: CompactionReason; before: number; after: number; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
   | { type: "thinking_level_changed"; level: ThinkingLevel }
-  | { type: "session_info_changed"; name: string | undefined }
+  | { type: "session_info_changed"; name?: string }
   /** output of the host's own `bash` command as it arrives; id is the command's */
   | { type: "bash_execution_update"; id?: string; delta: string };
 
@@ -72,3 +75,23 @@ export type Emit = (event: AgentEvent) => Promise<void> | undefined;
 export interface EventSink {
   emit: Emit;
 }
+
+// ----- tsc keeps these shapes equal to the outbound frame schemas (core/frames.ts) -----
+
+type Frames = ReturnType<typeof frameSchemas>;
+type FrameOf<K extends keyof Frames> = z.infer<Frames[K]>;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type EventOf<K extends AgentEvent["type"]> = Extract<AgentEvent, { type: K }>;
+/**
+ * message_update's frame is made by wire/event-frame.ts: it may carry the light
+ * header instead of the whole message and adds the usage so far, so only the
+ * event must fit the frame without that usage.
+ */
+type Fits<A, B> = [A] extends [B] ? true : false;
+type Checked = {
+  [K in AgentEvent["type"]]: K extends "message_update" ? Fits<EventOf<K>, Omit<FrameOf<K>, "usage">> : Same<EventOf<K>, FrameOf<K>>;
+};
+/** The events whose shape left its frame schema's; tsc names them here. */
+type Drift = { [K in keyof Checked]: Checked[K] extends true ? never : K }[keyof Checked];
+type InStep<D extends never> = D;
+export type EventsMatchFrames = InStep<Drift>;

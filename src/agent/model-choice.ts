@@ -11,6 +11,7 @@ import { clampThinking, supportedThinkingLevels } from "../providers/registry.ts
 import type { Emit } from "./events.ts";
 import type { EntryInput } from "../session/index.ts";
 import { CommandError } from "./errors.ts";
+import { scopedCycle, type ScopedModel } from "./model-scope.ts";
 
 const BUSY = "Cannot change the model while the agent is streaming; abort or wait for agent_end.";
 
@@ -20,7 +21,7 @@ export class ModelChoice {
 
   constructor(
     private readonly config: Config,
-    choice: { model?: { provider: string; id: string }; thinking?: ThinkingLevel },
+    private readonly choice: { model?: { provider: string; id: string }; thinking?: ThinkingLevel; modelScope?: ScopedModel[] },
     private readonly owner: { record(entry: EntryInput): void; emit: Emit; busy(): boolean },
   ) {
     this.model = this.initial(choice.model);
@@ -46,6 +47,14 @@ export class ModelChoice {
 
   cycle(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
     if (this.owner.busy()) throw new CommandError(BUSY);
+    const scope = this.choice.modelScope;
+    if (scope && scope.length > 0) {
+      const next = scopedCycle(scope, this.model, (provider, id) => this.find(provider, id));
+      if (!next) return null;
+      this.apply(next.model);
+      if (next.thinking) this.setThinking(next.thinking);
+      return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: true };
+    }
     const all = this.all;
     if ((all.length < 2 && this.model) || all.length === 0) return null;
     const index = this.model ? all.indexOf(this.model) : -1;

@@ -4,49 +4,46 @@
  * is gone (stdin closed), every pending and every new request fails with
  * `HostGone`, so a tool can say why it did not run instead of "denied".
  */
-import { HostGone } from "../host/pending.ts";
+import { HostGone, PendingTable } from "../host/pending.ts";
 import { CommandError } from "./errors.ts";
 
 export interface PermissionAnnouncement {
   requestId: number;
   toolName: string;
   command: string;
+  /** an MCP tool call's arguments, for the host to show */
+  arguments?: Record<string, unknown>;
 }
 
 export class PermissionRequests {
-  private readonly pending = new Map<string, { settle: (approved: boolean) => void; fail: (error: Error) => void }>();
-  private next = 1;
-  private gone: string | undefined;
+  private readonly table = new PendingTable<string, boolean>(counter());
 
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
+  /** Resolves with the host's answer; an abort denies; a host that is gone rejects with `HostGone`. */
+  ask = (request: Omit<PermissionAnnouncement, "requestId">, signal: AbortSignal): Promise<boolean> => {
     if (signal.aborted) return Promise.resolve(false);
-    if (this.gone) return Promise.reject(new HostGone(this.gone));
-    const requestId = this.next++;
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        this.pending.delete(String(requestId));
-        signal.removeEventListener("abort", onAbort);
-      };
-      const settle = (approved: boolean) => (done(), resolve(approved));
-      const fail = (error: Error) => (done(), reject(error));
-      const onAbort = () => settle(false);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(String(requestId), { settle, fail });
-      this.announce({ requestId, toolName: request.toolName, command: request.command });
+    const announce = (id: string) => this.announce({ requestId: Number(id), ...request });
+    return this.table.open(announce, { signal }).catch((error) => {
+      if (error instanceof HostGone) throw error;
+      return false;
     });
   };
 
+  /** The host may answer with the id as a number or a string. */
   answer(requestId: string | number, approved: boolean): void {
-    const entry = this.pending.get(String(requestId));
-    if (!entry) throw new CommandError(`Unknown permission requestId: ${JSON.stringify(requestId)} (no pending request has it)`);
-    entry.settle(approved);
+    if (!this.table.settle(String(requestId), approved)) {
+      throw new CommandError(`Unknown permission requestId: ${JSON.stringify(requestId)} (no pending request has it)`);
+    }
   }
 
   /** The host can no longer answer: withdraw what is pending and refuse what comes. */
   close(reason: string): void {
-    this.gone = reason;
-    for (const entry of [...this.pending.values()]) entry.fail(new HostGone(reason));
+    this.table.close(() => new HostGone(reason));
   }
+}
+
+function counter(): () => string {
+  let next = 1;
+  return () => String(next++);
 }

@@ -11,6 +11,8 @@ export interface PromptOptions {
   novaHome: string;
   custom?: string;
   append?: string;
+  noContextFiles?: boolean;
+  noSkills?: boolean;
 }
 
 export class PromptBuilder {
@@ -39,7 +41,10 @@ export class PromptBuilder {
 }
 
 async function loadParts(options: PromptOptions) {
-  const [contextFiles, loaded] = await Promise.all([loadContextFiles(options), loadSkills(options)]);
+  const [contextFiles, loaded] = await Promise.all([
+    options.noContextFiles ? [] : loadContextFiles(options),
+    options.noSkills ? { skills: [], warnings: [] } : loadSkills(options),
+  ]);
   for (const warning of loaded.warnings) process.stderr.write(`nova: ${warning}\n`);
   return { contextFiles, skills: loaded.skills };
 }

@@ -58,12 +58,21 @@ export class SessionFiles {
     if (!path) throw new CommandError(`Session not found: ${target.sessionId}`);
     const { store, warnings } = await SessionStore.open(path);
     for (const warning of warnings) process.stderr.write(`nova: ${warning}\n`);
+    this.adoptStore(store);
+    return { cancelled: false };
+  }
+
+  /**
+   * Continues in `store` (switch_session, or the session the command line
+   * names); with `keepModel` a model chosen on the command line wins over
+   * the one the file last used.
+   */
+  adoptStore(store: SessionStore, keepModel = false): void {
     this.host.queues.clear();
     this.replace(store);
     const context = store.buildContext();
     this.host.context = context.messages;
-    this.host.choice.restore(context);
-    return { cancelled: false };
+    if (!keepModel) this.host.choice.restore(context);
   }
 
   /**

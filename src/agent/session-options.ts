@@ -4,7 +4,9 @@ import type { ThinkingLevel } from "../core/enums.ts";
 import type { SubagentRunner } from "../host/services.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import type { PermissionAsker } from "../tools/types.ts";
+import type { PermissionPrompt } from "../core/enums.ts";
 import type { PermissionMode } from "./permission-mode.ts";
+import type { ScopedModel } from "./model-scope.ts";
 import type { AgentSession } from "./session.ts";
 import type { ToolboxOptions } from "./toolbox.ts";
 
@@ -24,6 +26,16 @@ export interface SessionOptions extends ToolboxOptions {
   depth?: number;
   /** a child agent asks through its parent (already in the parent's permission mode) */
   permissionAsker?: PermissionAsker;
+  // ----- from Pi's command line (agent/launch.ts) -----
+  /** --models: what cycle_model cycles, each with its optional thinking level */
+  modelScope?: ScopedModel[];
+  /** --no-context-files, --no-skills */
+  noContextFiles?: boolean;
+  noSkills?: boolean;
+  /** --no-mcp: no MCP servers are started */
+  noMcp?: boolean;
+  /** how flagged bash commands are asked about; "request" by default */
+  permissionPrompt?: PermissionPrompt;
   /** --permission-mode; the config's permissions.mode otherwise */
   permissionMode?: PermissionMode;
   sandbox?: Sandbox;

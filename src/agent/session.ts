@@ -31,6 +31,7 @@ import type { SessionOptions } from "./session-options.ts";
 import { UserBash } from "./user-bash.ts";
 import { SessionFiles } from "./session-files.ts";
 import { TodoReminders } from "./todo-reminders.ts";
+import { permissionAsker } from "./permission-prompt.ts";
 
 export type { QueueMode, Capabilities, SessionOptions };
 export type InterruptMode = "immediate" | "wait";
@@ -86,14 +87,28 @@ export class AgentSession {
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
     this.permissionMode = options.permissionMode ?? config.permissionMode;
-    this.askByMode = askInMode(() => this.permissionMode, options.host?.askPermission ?? this.permissions.ask);
+    // the front end's own asker (ACP), else permissions.prompt decides how to ask
+    const asker = options.host?.askPermission ?? permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.confirmUi ?? options.host?.ui });
+    this.askByMode = askInMode(() => this.permissionMode, asker);
     this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
-    this.userBash = new UserBash(options.cwd, this.sink.emit, (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)));
+    this.userBash = new UserBash(
+      options.cwd,
+      this.sink.emit,
+      (message) => (this.run ? this.pendingContext.push(message) : this.appendQuietly(message)),
+      (text) => this.redact(text),
+    );
     this.files = new SessionFiles(options, this);
     this.compactor = new Compactor(this);
     this.checkpoints = new SessionCheckpoints(this);
     this.reminders = new TodoReminders(this.todos, this.sink.emit);
-    this.prompts = new PromptBuilder({ cwd: options.cwd, novaHome: config.novaHome, custom: options.systemPrompt, append: options.appendSystemPrompt });
+    this.prompts = new PromptBuilder({
+      cwd: options.cwd,
+      novaHome: config.novaHome,
+      custom: options.systemPrompt,
+      append: options.appendSystemPrompt,
+      noContextFiles: options.noContextFiles,
+      noSkills: options.noSkills,
+    });
   }
 
   /** A listener that returns a promise is full: the stream relay waits for it. */
@@ -122,7 +137,7 @@ export class AgentSession {
     this.choice.thinkingLevel = level;
   }
 
-  /** Built-in tools, then `task`, then the host's; re-read at every request. */
+  /** Built-in tools, then `task`, then the host's and the MCP servers'; re-read at every request. */
   get tools(): Tool[] {
     return this.toolbox.all;
   }
@@ -263,7 +278,13 @@ export class AgentSession {
       messages: () => this.context,
       request: () => this.buildRequest(),
       append: (message) => this.appendQuietly(message),
-      tools: this.toolbox.services(this.permissionAsker),
+      tools: this.toolbox.services(this.permissionAsker, {
+        sessionId: this.store.sessionId,
+        sessionFile: this.store.path,
+        provider: this.model?.provider,
+        model: this.model?.id,
+        thinkingLevel: this.thinkingLevel,
+      }),
       hooks: {
         steering: () => queues.takeSteering(),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
@@ -272,6 +293,7 @@ export class AgentSession {
         beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
         afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: async (signal) => {
+          await options.mcp?.beforeRequest(signal);
           const limit = this.model && this.model.contextWindow - options.config.compaction.reserveTokens;
           if (this.autoCompaction && limit !== undefined && this.contextTokens() > limit) await this.compactor.auto("threshold", signal);
         },

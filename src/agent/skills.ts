@@ -75,7 +75,7 @@ function frontMatter(text: string, path: string, warnings: string[]): Record<str
   }
   let data: unknown;
   try {
-    data = parseYaml(match[1]);
+    data = parseYaml(match[1]!);
   } catch (error) {
     warnings.push(`${path}: invalid YAML front matter: ${(error as Error).message}; skill skipped`);
     return undefined;

@@ -62,14 +62,14 @@ export function estimateContextTokens(messages: AgentMessage[], lastUsage?: Cont
       from = anchor + 1;
     }
   }
-  for (let i = from; i < messages.length; i++) total += estimateMessageTokens(messages[i]);
+  for (let i = from; i < messages.length; i++) total += estimateMessageTokens(messages[i]!);
   return total;
 }
 
 /** The last assistant message from a completed request; aborted and failed turns report partial or no usage. */
 function lastAnsweredIndex(messages: AgentMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
+    const m = messages[i]!;
     if (m.role === "assistant" && m.stopReason !== "aborted" && m.stopReason !== "error") return i;
   }
   return -1;

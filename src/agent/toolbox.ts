@@ -13,7 +13,10 @@ import { builtinTools } from "../tools/index.ts";
 import { taskTool } from "../tools/task.ts";
 import { todoTool } from "../tools/todo.ts";
 import type { PermissionAsker, Tool, ToolContext } from "../tools/types.ts";
+import type { McpTools } from "../mcp/index.ts";
 import type { ToolServices } from "./loop.ts";
+import { selectTools, type ToolSelection } from "./tool-selection.ts";
+import { sessionEnvironment, type SessionFacts } from "./tool-env.ts";
 
 /** What a front end offers every conversation; the core never learns which front end it is. */
 export interface Capabilities {
@@ -25,6 +28,8 @@ export interface Capabilities {
   uris?: HostUris;
   /** host-defined tools (set_host_tools) */
   tools?: () => Tool[];
+  /** dialogs a permission prompt may use (permissions.prompt: ui) even where tools may not: plain rpc */
+  confirmUi?: HostUi;
   /** how a flagged command asks the user for permission */
   askPermission?: PermissionAsker;
 }
@@ -38,10 +43,15 @@ export interface ToolboxOptions {
   /** only these built-in tools (a child agent's restricted set) */
   toolFilter?: string[];
   sandbox?: Sandbox;
+  /** --tools, --exclude-tools, --no-tools, --no-builtin-tools */
+  toolSelection?: ToolSelection;
+  /** tools and prompts of MCP servers (config, RPC host, ACP editor); shared with child agents */
+  mcp?: McpTools;
 }
 
 export class Toolbox {
   private readonly own: Tool[];
+  private readonly taskAllowed: boolean;
 
   constructor(
     private readonly options: ToolboxOptions,
@@ -52,24 +62,27 @@ export class Toolbox {
     const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
     const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(host?.ui && host.ask ? [askTool] : []), todoTool];
     const only = options.toolFilter;
-    this.own = only ? all.filter((t) => only.includes(t.name)) : all;
+    this.own = selectTools(only ? all.filter((t) => only.includes(t.name)) : all, options.toolSelection);
+    this.taskAllowed = selectTools([taskTool], options.toolSelection).length > 0 && (!only || only.includes("task"));
   }
 
-  /** Built-in tools, then `task`, then the host's. */
+  /** Built-in tools, then `task`, then the host's and the MCP servers'. */
   get all(): Tool[] {
-    const extra = this.options.host?.tools?.() ?? [];
-    const only = this.options.toolFilter;
-    const task = this.subagents() && (!only || only.includes("task")) ? [taskTool] : [];
+    const host = this.options.host?.tools?.() ?? [];
+    const mcp = this.options.mcp?.tools() ?? [];
+    const extra = mcp.length === 0 ? host : [...host, ...mcp];
+    const task = this.taskAllowed && this.subagents() ? [taskTool] : [];
     return extra.length + task.length === 0 ? this.own : [...this.own, ...task, ...extra];
   }
 
   /** What every tool call gets besides its arguments. */
-  services(askPermission: PermissionAsker): ToolServices {
+  services(askPermission: PermissionAsker, facts: SessionFacts): ToolServices {
     const { host } = this.options;
     return {
       cwd: this.options.cwd,
       askPermission,
       hasUI: host?.ui !== undefined,
+      env: sessionEnvironment(facts),
       host: { ui: host?.ui, uris: host?.uris, todos: this.todos, subagents: this.subagents() },
       ...this.options.clientServices,
     };

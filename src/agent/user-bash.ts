@@ -11,7 +11,12 @@ import type { Emit } from "./events.ts";
 export class UserBash {
   private running: AbortController | undefined;
 
-  constructor(private readonly cwd: string, private readonly emit: Emit, private readonly deliver: (message: BashExecutionMessage) => void) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly emit: Emit,
+    private readonly deliver: (message: BashExecutionMessage) => void,
+    private readonly redact: (text: string) => string,
+  ) {}
 
   /** The output streams as bash_execution_update (tagged with the command's `id`); an excluded result is kept in the file (as Pi does) but never reaches the model. */
   async run(command: string, excludeFromContext = false, id?: string) {
@@ -28,7 +33,8 @@ export class UserBash {
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
-        output: result.output,
+        // the user's output joins the model's context like a tool result: the same secrets are removed
+        output: this.redact(result.output),
         exitCode: result.exitCode ?? undefined,
         cancelled: result.cancelled,
         truncated: result.truncated,

@@ -9,7 +9,7 @@
  * changed since it was last seen, and a batch that changed nothing records
  * nothing.
  */
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, rmdirSync, symlinkSync, chmodSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, rmdirSync, symlinkSync, chmodSync, type Stats, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBinary, unifiedDiff } from "./diff.ts";
 import { ObjectStore } from "./objects.ts";
@@ -427,7 +427,7 @@ export class Checkpoints {
   /** A path's content now: hashed to compare, or (`store`) kept in the object store too. */
   private contentOf(path: string, store = false): Content | null {
     const abs = join(this.opts.cwd, path);
-    let s;
+    let s: Stats;
     try {
       s = lstatSync(abs);
     } catch {

@@ -60,7 +60,7 @@ function pruneProject(dir: string, settings: Pick<CheckpointSettings, "maxAgeDay
   }
   const named = new Set([...kept.flatMap((r) => hashes(r.record)), ...grownHashes(grown)]);
   let deletedObjects = 0;
-  for (const [hash, size] of sizes) {
+  for (const [hash, _size] of sizes) {
     if (named.has(hash)) continue;
     const path = join(objectsDir, hash.slice(0, 2), hash.slice(2));
     try {

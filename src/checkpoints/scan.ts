@@ -5,7 +5,7 @@
  * `node_modules`. Two scans that are equal mean nothing changed, so nothing
  * is read or copied.
  */
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, type Stats, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type IgnoreLayer, ancestorLayers, isIgnored, readIgnoreLayer } from "../tools/ignore.ts";
 
@@ -43,7 +43,7 @@ export function scanTree(root: string): Scan {
       const isDir = e.isDirectory();
       if (isIgnored(dir.layers, rel, isDir)) continue;
       const abs = join(dir.abs, e.name);
-      let s;
+      let s: Stats;
       try {
         s = lstatSync(abs);
       } catch {

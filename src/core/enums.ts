@@ -24,3 +24,10 @@ export type PermissionMode = (typeof permissionModes)[number];
 /** How the OS sandbox confines the model's commands (docs/sandbox.md). */
 export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
+
+/** How a flagged bash command is asked about (docs/config.md, permissions.prompt). */
+export const permissionPrompts = ["request", "ui", "allow", "deny"] as const;
+export type PermissionPrompt = (typeof permissionPrompts)[number];
+/** The image formats every provider accepts. */
+export const imageMimeTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type ImageMimeType = (typeof imageMimeTypes)[number];

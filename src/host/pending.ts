@@ -1,9 +1,12 @@
 /**
- * Requests nova makes of its host (tool calls, URI reads, UI dialogs) and the
- * replies that settle them, matched by id. A reply for an unknown id is
- * ignored; once the host can no longer answer (stdin closed) every pending
- * request fails at once, and so does every new one.
+ * Requests nova makes of the other side and the replies that settle them,
+ * matched by id: host tool calls, URI reads and dialogs (rpc), questions about
+ * bash commands, and every JSON-RPC request acp sends its client. A reply for
+ * an unknown id settles nothing (the caller is told, and decides); once the
+ * other side can no longer answer, every pending request fails at once, and so
+ * does every new one.
  */
+
 /** Why a request to the host failed once stdin closed; the words a tool result shows. */
 export const HOST_GONE = "the host is gone (it closed stdin), so it can no longer answer";
 
@@ -14,31 +17,52 @@ export class HostGone extends Error {
   }
 }
 
+/**
+ * A request by name, with the check of its reply: the caller gets an `R`
+ * or an error saying what the reply lacked (the ACP SDK's request table idea).
+ */
+export interface RequestSpec<P, R> {
+  readonly method: string;
+  /** compile-time only: what the request carries */
+  readonly params?: P;
+  readonly reply: (value: unknown) => R;
+}
+
+export function requestSpec<P, R>(method: string, reply: (value: unknown) => R): RequestSpec<P, R> {
+  return { method, reply };
+}
+
+export interface OpenOptions<Id> {
+  signal?: AbortSignal;
+  /** called when the signal aborts the request, so the other side can stop working on it */
+  cancel?: (id: Id) => void;
+  onUpdate?: (update: unknown) => void;
+}
+
 interface Pending<R> {
   resolve(reply: R): void;
   reject(error: Error): void;
   onUpdate?(update: unknown): void;
 }
 
-export class PendingRequests<R> {
-  private readonly pending = new Map<string, Pending<R>>();
-  private next = 1;
-  private gone: string | undefined;
+/** "host_1", "host_2", …: ids that say which sub-protocol they belong to. */
+export function prefixedIds(prefix: string): () => string {
+  let next = 1;
+  return () => `${prefix}_${next++}`;
+}
 
-  constructor(private readonly prefix: string) {}
+export class PendingTable<Id extends string | number, R> {
+  private readonly pending = new Map<Id, Pending<R>>();
+  private gone: (() => Error) | undefined;
 
-  /**
-   * Opens a request: `send(id)` writes it. An abort rejects it and calls
-   * `cancel(id)` so the host can stop working on it.
-   */
-  open(
-    send: (id: string) => void,
-    options: { signal?: AbortSignal; cancel?: (id: string) => void; onUpdate?: (update: unknown) => void } = {},
-  ): Promise<R> {
-    if (this.gone) return Promise.reject(new HostGone(this.gone));
+  constructor(private readonly newId: () => Id) {}
+
+  /** Opens a request: `send(id)` writes it. An abort rejects it and calls `cancel(id)`. */
+  open(send: (id: Id) => void, options: OpenOptions<Id> = {}): Promise<R> {
+    if (this.gone) return Promise.reject(this.gone());
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new Error("aborted"));
-    const id = `${this.prefix}_${this.next++}`;
+    const id = this.newId();
     return new Promise<R>((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(id);
@@ -60,24 +84,37 @@ export class PendingRequests<R> {
   }
 
   /** Settles a request; false when no pending request has this id. */
-  settle(id: string, reply: R): boolean {
+  settle(id: Id, reply: R): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     entry.resolve(reply);
     return true;
   }
 
-  update(id: string, update: unknown): boolean {
+  /** Fails a request with the other side's error; false when no pending request has this id. */
+  fail(id: Id, error: Error): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    entry.reject(error);
+    return true;
+  }
+
+  update(id: Id, update: unknown): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     entry.onUpdate?.(update);
     return true;
   }
 
-  /** The host can no longer answer: fail everything pending, and everything new. */
-  close(reason: string): void {
-    this.gone = reason;
-    for (const entry of [...this.pending.values()]) entry.reject(new HostGone(reason));
+  /** Settles everything pending with the same reply; new requests still open. */
+  settleAll(reply: R): void {
+    for (const entry of [...this.pending.values()]) entry.resolve(reply);
+  }
+
+  /** The other side can no longer answer: fail everything pending, and everything new. */
+  close(error: () => Error): void {
+    this.gone = error;
+    for (const entry of [...this.pending.values()]) entry.reject(error());
   }
 
   get size(): number {

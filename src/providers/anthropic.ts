@@ -172,7 +172,7 @@ export async function* decodeAnthropic(body: ReadableStream<Uint8Array>): AsyncG
         break;
       case "message_stop":
         if (stopReason === "refusal") {
-          throw new ProviderFailure({ message: "the model declined to answer (stop_reason: refusal)", retryable: false });
+          throw new ProviderFailure({ message: "the model declined to answer (stop_reason: refusal)", retryable: false, kind: "refusal" });
         }
         yield { type: "stop", reason: STOP_REASONS[stopReason ?? "end_turn"] ?? "stop" };
         return;

@@ -55,7 +55,6 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
       const content = userBlocks(message);
       out.push({ role: "user", content: model.input.includes("image") ? content : blindContent(content), timestamp: message.timestamp });
     } else if (message.role === "bashExecution" && message.excludeFromContext) {
-      continue;
     } else {
       out.push({ role: "user", content: [{ type: "text", text: contextText(message) }], timestamp: message.timestamp });
     }

@@ -17,6 +17,9 @@ const RETRYABLE_4XX = new Set([408, 409, 429]);
 /** Error codes and types that name a passing condition, for errors that arrive without an HTTP status (mid-stream). */
 const TRANSIENT_KIND = /overloaded|resource[_ ]exhausted|unavailable|rate[_ ]limit|server[_ ]error|api[_ ]error|internal|timeout/i;
 
+/** How an error body says the provider's filter or the model declined (Azure's content_filter, Anthropic's refusal). */
+const REFUSAL = /refusal|declined to answer|content_filter/;
+
 /** Texts and codes that OpenAI, Anthropic, Gemini, Ollama, llama.cpp and OpenRouter use for a prompt that does not fit. */
 const CONTEXT_OVERFLOW = [
   /context[_ ]length[_ ]exceeded/i,
@@ -53,6 +56,7 @@ export function classifyError(message: string, kind = "", status?: number): Prov
     error.contextOverflow = true;
     error.retryable = false;
   }
+  if (REFUSAL.test(message)) error.kind = "refusal";
   return error;
 }
 

@@ -104,7 +104,7 @@ function toolImagesMessage(list: ImageContent[]): unknown {
 
 /** Responses-API ids are `call_id|item_id`; Chat Completions wants the call id alone. */
 function chatToolCallId(id: string): string {
-  return id.split("|")[0];
+  return id.split("|")[0]!;
 }
 
 interface ChatChunk {
@@ -172,7 +172,7 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
   }
   if (finish === undefined) return;
   if (finish === "content_filter") {
-    throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
+    throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false, kind: "refusal" });
   }
   for (const index of argless) yield { type: "toolcall_args", index, arguments: {} };
   const toolUse = toolIndex.size > 0 || finish === "tool_calls" || finish === "function_call";

@@ -191,7 +191,7 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
         if (response.usage) yield { type: "usage", usage: responsesUsage(response.usage) };
         const reason = response.incomplete_details?.reason;
         if (response.status === "incomplete" && reason === "content_filter") {
-          throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false });
+          throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false, kind: "refusal" });
         }
         yield { type: "stop", reason: response.status === "incomplete" ? "length" : toolUse ? "toolUse" : "stop" };
         return;

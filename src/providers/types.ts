@@ -5,6 +5,7 @@
  * Providers never see queues, sessions or RPC frames.
  */
 import type { ApiName, ThinkingLevel } from "../core/enums.ts";
+import type { ErrorKind } from "../core/errors.ts";
 import type { AgentMessage, StopReason, Usage } from "../core/messages.ts";
 
 export interface ModelCost {
@@ -93,6 +94,8 @@ export interface ProviderError {
   retryable: boolean;
   /** the prompt is too long for the model's context */
   contextOverflow?: boolean;
+  /** the model or the provider declined to answer */
+  kind?: Extract<ErrorKind, "refusal">;
 }
 
 export interface Provider {

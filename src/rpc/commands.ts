@@ -65,6 +65,8 @@ const commandBuilders = {
       }),
     ),
   }),
+  set_mcp_servers: () => command("set_mcp_servers", { servers: z.record(z.string(), z.unknown()) }),
+  get_mcp_servers: () => command("get_mcp_servers", {}),
   set_host_uri_schemes: () => command("set_host_uri_schemes", {
     schemes: z.array(
       z.object({
@@ -175,7 +177,7 @@ const built = new Map<string, z.ZodType>();
 function memo<T extends Record<string, () => z.ZodType>>(builders: T, type: keyof T & string): z.ZodType {
   let schema = built.get(type);
   if (!schema) {
-    schema = builders[type]();
+    schema = builders[type]!();
     built.set(type, schema);
   }
   return schema;
@@ -189,12 +191,13 @@ export function isReplyType(type: string): type is ReplyType {
   return Object.hasOwn(replyBuilders, type);
 }
 
-export function commandSchema(type: CommandType): z.ZodType {
-  return memo(commandBuilders, type);
+/** A command's schema, typed: its parse yields `CommandOf<K>`. */
+export function commandSchema<K extends CommandType>(type: K): z.ZodType<CommandOf<K>> {
+  return memo(commandBuilders, type) as z.ZodType<CommandOf<K>>;
 }
 
-export function replySchema(type: ReplyType): z.ZodType {
-  return memo(replyBuilders, type);
+export function replySchema<K extends ReplyType>(type: K): z.ZodType<ReplyOf<K>> {
+  return memo(replyBuilders, type) as z.ZodType<ReplyOf<K>>;
 }
 
 export const commandTypes = Object.keys(commandBuilders) as CommandType[];

@@ -4,7 +4,7 @@
  * extension_ui_request ↔ extension_ui_response. Replies with an unknown id
  * get no response at all; once stdin closes, everything pending fails.
  */
-import { HOST_GONE, HostGone, PendingRequests } from "../host/pending.ts";
+import { HOST_GONE, HostGone, PendingTable, prefixedIds } from "../host/pending.ts";
 import type { HostToolCaller } from "../tools/host-tools.ts";
 import type { DialogOptions, HostUi, HostUris, UriReadResult } from "../host/services.ts";
 import type { ReplyOf } from "./commands.ts";
@@ -24,9 +24,9 @@ export interface SchemeDefinition {
 }
 
 export class HostBridge {
-  private readonly toolCalls = new PendingRequests<ToolReply>("host");
-  private readonly uriRequests = new PendingRequests<UriReply>("uri");
-  private readonly dialogs = new PendingRequests<UiReply>("ui");
+  private readonly toolCalls = new PendingTable<string, ToolReply>(prefixedIds("host"));
+  private readonly uriRequests = new PendingTable<string, UriReply>(prefixedIds("uri"));
+  private readonly dialogs = new PendingTable<string, UiReply>(prefixedIds("ui"));
   private schemes = new Map<string, SchemeDefinition>();
   private notices = 0;
   private cancels = 0;
@@ -65,7 +65,7 @@ export class HostBridge {
   readonly uris: HostUris = {
     schemeOf: (path) => {
       const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(path);
-      const scheme = match && this.schemes.get(match[1].toLowerCase());
+      const scheme = match && this.schemes.get(match[1]!.toLowerCase());
       return scheme ? { scheme: scheme.scheme, writable: scheme.writable === true } : undefined;
     },
     read: async (url, signal) => {
@@ -156,10 +156,10 @@ export class HostBridge {
 
   /** stdin closed: nothing pending can be answered any more. */
   close(): void {
-    const reason = HOST_GONE;
-    this.toolCalls.close(reason);
-    this.uriRequests.close(reason);
-    this.dialogs.close(reason);
+    const gone = () => new HostGone(HOST_GONE);
+    this.toolCalls.close(gone);
+    this.uriRequests.close(gone);
+    this.dialogs.close(gone);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { commandSchema, commandTypes, replySchema, replyTypes } from "./commands.ts";
-import { frameSchemas } from "./frame-schemas.ts";
+import { frameSchemas } from "../core/frames.ts";
 
 export function printSchema(): string {
   const schema = (s: z.ZodType) => z.toJSONSchema(s, { unrepresentable: "any", io: "input" });

@@ -186,7 +186,7 @@ class Page {
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
 const STYLE = `

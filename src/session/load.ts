@@ -30,7 +30,7 @@ export function parseSessionText(text: string, source: string): LoadResult {
   const entries: SessionEntry[] = [];
   const known = new Set<string>();
   for (let i = 1; i <= lastIndex; i++) {
-    const line = lines[i];
+    const line = lines[i]!;
     if (line.trim() === "") continue;
     const where = `${source}: line ${i + 1}`;
     const parsed = parseJson(line);

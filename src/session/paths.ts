@@ -77,7 +77,7 @@ async function readListing(path: string): Promise<SessionListing | undefined> {
     messageCount: 0,
   };
   for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i]!;
     if (line.startsWith(MESSAGE_PREFIX)) {
       listing.messageCount++;
       if (listing.firstMessage === undefined) listing.firstMessage = userText(parseLine(line)?.message as AgentMessage | undefined);

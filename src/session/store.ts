@@ -20,6 +20,10 @@ export interface CreateOptions {
   cwd: string;
   /** path of the session this one continues from (handoff, new_session) */
   parentSession?: string;
+  /** the session id (Pi's --session-id); a fresh UUID by default */
+  id?: string;
+  /** save at exactly this path (Pi's --session FILE) instead of `<dir>/<time>_<id>.jsonl` */
+  file?: string;
 }
 
 export interface OpenedSession {
@@ -54,7 +58,7 @@ export class SessionStore {
    */
   static create(dir: string, options: CreateOptions & { deferred?: boolean }): SessionStore {
     const header = newHeader(options);
-    const path = join(dir, `${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`);
+    const path = options.file ?? join(dir, `${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`);
     const store = new SessionStore(header, path);
     store.#unwritten = { dir };
     if (!options.deferred) store.#materialize();
@@ -213,7 +217,7 @@ function newHeader(options: CreateOptions): SessionHeader {
   const header: SessionHeader = {
     type: "session",
     version: SESSION_VERSION,
-    id: crypto.randomUUID(),
+    id: options.id ?? crypto.randomUUID(),
     timestamp: new Date().toISOString(),
     cwd: options.cwd,
   };

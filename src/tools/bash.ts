@@ -46,6 +46,7 @@ export function createBashTool(rules: PermissionRules, sandbox?: BashSandbox): T
         onOutput: (tail) => ctx.onUpdate({ content: [{ type: "text", text: tail }] }),
         // Without a UI the host cannot answer prompts anyway; a PTY makes tools print as they would for a person.
         usePty: !ctx.hasUI,
+        env: ctx.env,
         sandbox,
       });
       const blocked = result.exitCode !== 0 && !result.cancelled && !result.timedOut ? sandbox?.explain(result.output) : undefined;

@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import { OutputBuffer } from "./output-buffer.ts";
+import { toolEnvironment } from "./environment.ts";
 
 export interface ShellOptions {
   cwd: string;
@@ -16,6 +17,8 @@ export interface ShellOptions {
   onChunk?: (chunk: Uint8Array) => void;
   /** run under a pseudo-terminal, so programs behave as in a terminal */
   usePty?: boolean;
+  /** variables added to the inherited environment; undefined removes one */
+  env?: Record<string, string | undefined>;
   /** confines the shell (src/sandbox/); absent: it runs with the user's rights */
   sandbox?: ShellSandbox;
 }
@@ -54,7 +57,11 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     opts.onChunk?.(chunk);
     if (opts.onOutput) updates.request();
   };
-  const env = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  const env = toolEnvironment({ PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" });
+  for (const [name, value] of Object.entries(opts.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
 
   let spawned: Spawned;
   try {

@@ -34,7 +34,7 @@ export class LfScanner {
       const end = lf === -1 ? n : lf;
       if (end > start) {
         this.take(chunk, start, end);
-        this.lastByte = chunk[end - 1];
+        this.lastByte = chunk[end - 1]!;
       }
       if (lf === -1) return;
       this.finish(emit);
@@ -88,7 +88,7 @@ export class LfScanner {
 }
 
 function join(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0].subarray(0, size);
+  if (parts.length === 1) return parts[0]!.subarray(0, size);
   const out = new Uint8Array(size);
   let offset = 0;
   for (const part of parts) {

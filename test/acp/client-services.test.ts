@@ -53,7 +53,7 @@ test("with terminal offered, bash runs in an editor terminal embedded in the too
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
   n.server.enqueue(f.toolCalls([{ id: "t1", name: "bash", args: { command: "echo from-terminal; pwd; exit 3" } }]), f.text("ran"));
   await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "run" }] });
-  const [[terminalId, terminal]] = [...n.client.terminals];
+  const [terminalId, terminal] = [...n.client.terminals][0]!;
   expect(terminal!.params).toMatchObject({ sessionId, command: "bash", args: ["-c", "echo from-terminal; pwd; exit 3"], cwd: n.cwd });
   const done = n.client.toolUpdates("t1").at(-1)!;
   expect(done.status).toBe("failed");

@@ -148,6 +148,19 @@ export function acpConfig(server: ProviderServer, reasoning = false) {
   });
 }
 
+/** A child's stdin as the WritableStream ndJsonStream writes to. */
+export function stdinStream(proc: Subprocess<"pipe", "pipe", "pipe">): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    write(chunk) {
+      proc.stdin.write(chunk);
+      proc.stdin.flush();
+    },
+    close() {
+      proc.stdin.end();
+    },
+  });
+}
+
 /** Spawns nova --mode acp (from source, or `binary`) and connects the SDK client to it. */
 export async function startAcp(options: StartOptions = {}): Promise<AcpNova> {
   const server = options.server ?? (await startProviderServer());
@@ -166,15 +179,7 @@ export async function startAcp(options: StartOptions = {}): Promise<AcpNova> {
   const stderrDone = (async () => {
     for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
   })();
-  const input = new WritableStream<Uint8Array>({
-    write(chunk) {
-      proc.stdin.write(chunk);
-      proc.stdin.flush();
-    },
-    close() {
-      proc.stdin.end();
-    },
-  });
+  const input = stdinStream(proc);
   const client = new TestClient(options);
   const conn = new ClientSideConnection(() => client, ndJsonStream(input, proc.stdout));
   return {

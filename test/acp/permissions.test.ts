@@ -18,7 +18,7 @@ async function cleanUp(options: ClientOptions, commands: string[]) {
   await n.initialize();
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
   mkdirSync(join(n.cwd, "build"));
-  commands.forEach((command, i) => n!.server.enqueue(f.toolCalls([{ id: `b${i}`, name: "bash", args: { command } }])));
+  for (const [i, command] of commands.entries()) n.server.enqueue(f.toolCalls([{ id: `b${i}`, name: "bash", args: { command } }]));
   n.server.enqueue(f.text("finished"));
   const answer = await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "clean up" }] });
   return { sessionId, answer };

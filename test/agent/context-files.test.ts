@@ -71,8 +71,8 @@ test("caps large files with a note naming the size", async () => {
   const big = "x".repeat(CONTEXT_FILE_MAX_BYTES + 100);
   await writeFile(join(repo, "AGENTS.md"), big);
   const [file] = await loadContextFiles({ cwd: repo, novaHome: home });
-  expect(file.content.startsWith("x".repeat(CONTEXT_FILE_MAX_BYTES) + "\n")).toBe(true);
-  expect(file.content).toContain(`first ${CONTEXT_FILE_MAX_BYTES} of ${big.length} bytes`);
+  expect(file!.content.startsWith("x".repeat(CONTEXT_FILE_MAX_BYTES) + "\n")).toBe(true);
+  expect(file!.content).toContain(`first ${CONTEXT_FILE_MAX_BYTES} of ${big.length} bytes`);
 });
 
 test("skips unreadable files silently", async () => {

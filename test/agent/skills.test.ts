@@ -74,7 +74,7 @@ test("project skills override user skills of the same name", async () => {
     ["deploy", "user deploy", "user"],
     ["lint", "project lint", "project"],
   ]);
-  expect(skills[1].path).toBe(projectLint);
+  expect(skills[1]!.path).toBe(projectLint);
 });
 
 test("no skill folders means no skills and no warnings", async () => {

@@ -12,7 +12,7 @@ import { promptAndSettle, scenario, type Scenario } from "../support/scenario.ts
 import { BINARY, requireBinary } from "../support/targets.ts";
 
 let binary: string;
-let open: Scenario[] = [];
+const open: Scenario[] = [];
 
 beforeAll(() => {
   requireBinary();

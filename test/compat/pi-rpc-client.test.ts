@@ -127,8 +127,8 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     const messages = await client.getMessages();
     expect(userTexts(messages)).toEqual(["run the tool", "change course", "and then this"]);
     expect(messages.find((m) => m.role === "toolResult")).toMatchObject({ toolCallId: "c1", toolName: "bash", isError: false });
-    expect(JSON.stringify(server.requests[1].body)).toContain("change course");
-    expect(JSON.stringify(server.requests[2].body)).toContain("and then this");
+    expect(JSON.stringify(server.requests[1]!.body)).toContain("change course");
+    expect(JSON.stringify(server.requests[2]!.body)).toContain("and then this");
     expect(await client.getLastAssistantText()).toBe("followed up");
   });
 
@@ -185,7 +185,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     expect(messages[0]).toMatchObject({ role: "bashExecution", command: "echo hello-bash", output: "hello-bash\n", exitCode: 0 });
     server.enqueue(f.text("seen"));
     await client.promptAndWait("what did it print?");
-    expect(JSON.stringify(server.requests[0].body)).toContain("hello-bash");
+    expect(JSON.stringify(server.requests[0]!.body)).toContain("hello-bash");
 
     const running = client.bash("sleep 30");
     await client.getState(); // answered while bash runs: bash is dispatched concurrently
@@ -203,7 +203,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     expect(result).toMatchObject({ summary: "SUMMARY OF EARLIER WORK" });
     expect(result.firstKeptEntryId).toBeString();
     expect(result.tokensBefore).toBeGreaterThan(0);
-    expect(JSON.stringify(server.requests[2].body)).toContain("focus on questions");
+    expect(JSON.stringify(server.requests[2]!.body)).toContain("focus on questions");
     const messages = await client.getMessages();
     expect(messages[0]).toMatchObject({ role: "compactionSummary", summary: "SUMMARY OF EARLIER WORK" });
   });
@@ -232,7 +232,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
 
     const points = await client.getForkMessages();
     expect(points.map((p) => p.text)).toEqual(["first", "second"]);
-    expect(await client.fork(points[1].entryId)).toEqual({ text: "second", cancelled: false });
+    expect(await client.fork(points[1]!.entryId)).toEqual({ text: "second", cancelled: false });
     expect(userTexts(await client.getMessages())).toEqual(["first"]);
 
     expect(await client.newSession()).toEqual({ cancelled: false });

@@ -5,11 +5,11 @@
  * the shape it answers Pi with. Where they differ, the difference is one of
  * those docs/compat.md lists, named at the spot.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../support/nova.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { startProviderServer, type ProviderServer } from "../support/provider-server.ts";
+import { startProviderServer, } from "../support/provider-server.ts";
 import { agentHome, loadPi16, rpcClient, type Agent, type Pi16 } from "./pi16.ts";
 
 const f = fixtures.openaiChat;

@@ -128,13 +128,34 @@ describe("loadConfig", () => {
     });
     const byName = Object.fromEntries(config.providers.map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(["anthropic", "google", "ollama", "openai", "openrouter"]);
-    expect(byName.anthropic.api).toBe("anthropic");
-    expect(byName.anthropic.auth.apiKey).toBe("sk-ant-test-1234");
-    expect(byName.anthropic.models.length).toBeGreaterThan(0);
-    expect(byName.google.api).toBe("google");
-    expect(byName.openrouter.api).toBe("openai-chat");
-    expect(byName.ollama.baseUrl).toBe("http://10.1.2.3:11434");
+    expect(byName.anthropic!.api).toBe("anthropic");
+    expect(byName.anthropic!.auth.apiKey).toBe("sk-ant-test-1234");
+    expect(byName.anthropic!.models.length).toBeGreaterThan(0);
+    expect(byName.google!.api).toBe("google");
+    expect(byName.openrouter!.api).toBe("openai-chat");
+    expect(byName.ollama!.baseUrl).toBe("http://10.1.2.3:11434");
     expect(config.secrets).toEqual(expect.arrayContaining(["sk-ant-test-1234", "sk-test-5678", "AIza-test", "sk-or-test"]));
+  });
+
+  test("mcpServers: stdio and URL servers with ${ENV}, MCP settings and rules; a bad entry names its line and field", () => {
+    const file = write(`
+mcpServers:
+  local: { command: run-it, args: [--fast], env: { API_TOKEN: "\${MCP_TOKEN}" } }
+  remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer \${MCP_TOKEN}" } }
+mcp: { waitMs: 500 }
+permissions:
+  mcp: { allow: ["local__*"] }
+`);
+    const config = loadConfig({ configFile: file, env: { MCP_TOKEN: "tok-1234567890" } });
+    expect(config.mcpServers).toEqual({
+      local: { command: "run-it", args: ["--fast"], env: { API_TOKEN: "tok-1234567890" }, enabled: true },
+      remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer tok-1234567890" }, enabled: true },
+    });
+    expect(config.mcp).toEqual({ waitMs: 500, connectTimeoutMs: 30000, callTimeoutMs: 600000 });
+    expect(config.mcpPermissions).toEqual({ allow: ["local__*"], deny: [] });
+    expect(config.secrets).toEqual(expect.arrayContaining(["tok-1234567890", "Bearer tok-1234567890"]));
+    const bad = write("mcpServers:\n  x:\n    command: foo\n    args: [1]\n");
+    expect(errorOf(() => loadConfig({ configFile: bad, env: {} }))).toBe(`${bad}:4: mcpServers.x.args[0] must be a string, got 1`);
   });
 
   test("a defaultModel that no provider declares is a warning naming it", () => {
@@ -148,6 +169,6 @@ describe("loadConfig", () => {
     const config = loadConfig({ configFile: file, env: { ANTHROPIC_API_KEY: "k" } });
     const anthropic = config.providers.filter((p) => p.name === "anthropic");
     expect(anthropic).toHaveLength(1);
-    expect(anthropic[0].models.map((m) => m.id)).toEqual(["mine"]);
+    expect(anthropic[0]!.models.map((m) => m.id)).toEqual(["mine"]);
   });
 });

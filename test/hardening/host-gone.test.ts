@@ -68,7 +68,7 @@ test("a flagged bash command is not asked about: the tool result says the host i
   expect(run.frames.filter((fr) => fr.type === "permission_request")).toEqual([]);
   expect(goneResult(run.frames)).toContain("this command needs the user's approval (rm is recursive or forced)");
   expect(server.requests).toHaveLength(3);
-  expect(JSON.stringify(server.requests[2].body)).toContain("and then this");
+  expect(JSON.stringify(server.requests[2]!.body)).toContain("and then this");
 });
 
 test("the command did not run", async () => {

@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { startNova, tempDir, type Nova } from "../support/nova.ts";
+import { BINARY, requireBinary } from "../support/targets.ts";
 import { promptAndSettle, testConfig } from "../support/scenario.ts";
 import { MiB, peakRss } from "../support/memory.ts";
 
@@ -42,7 +43,9 @@ function endless(head: string, total: number, fill: number, stall = false): Read
 async function start(respond: () => Response, extra: Record<string, unknown> = {}, api: "openai-chat" | "ollama" = "openai-chat") {
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (await req.text(), respond()) });
   const config = testConfig(`http://127.0.0.1:${server.port}`, { api, extra: { retry: { enabled: false }, ...extra } });
-  nova = await startNova({ args: ["--no-session"], cwd: tempDir(), config });
+  // the compiled executable, as users run it: its memory is what the limit is about (from source, Bun's transpiler adds its own)
+  requireBinary();
+  nova = await startNova({ binary: BINARY, args: ["--no-session"], cwd: tempDir(), config });
   return nova;
 }
 

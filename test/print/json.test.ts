@@ -106,7 +106,7 @@ describe("nova --mode json", () => {
 
     const missing = await runOnce(["--mode", "json", "--session", "no-such-id", "x"], { binary, home, cwd });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--session no-such-id: Session not found: no-such-id");
+    expect(missing.stderr).toContain(`--session: no session found matching "no-such-id"`);
 
     const home2 = tempDir("nova-home-");
     scriptedConfig(home2, SCRIPT);
@@ -130,7 +130,7 @@ describe("nova --mode json", () => {
     }
     const missing = await runOnce(["--mode", "rpc", "--session", "nope"], { binary, home, cwd, stdin: "" });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--session nope: Session not found: nope");
+    expect(missing.stderr).toContain(`--session: no session found matching "nope"`);
   });
 
   test("a failed run ends the stream with its agent_settled and exit 1", async () => {

@@ -90,8 +90,8 @@ describe("anthropic request", () => {
     const redacted = assistant(model, [{ type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true }, { type: "text", text: "yo" }], "stop");
     const { body } = buildAnthropicRequest(testRequest(model, { messages: [{ role: "user", content: "a", timestamp: 1 }, other, redacted] }));
     const turns = (body as { messages: { content: unknown[] }[] }).messages;
-    expect(turns[1].content).toEqual([{ type: "text", text: "hi" }]);
-    expect(turns[2].content).toEqual([{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "yo" }]);
+    expect(turns[1]!.content).toEqual([{ type: "text", text: "hi" }]);
+    expect(turns[2]!.content).toEqual([{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "yo" }]);
   });
 
   test("thinking budget follows the level and stays below max_tokens", () => {

@@ -65,9 +65,9 @@ describe("google request", () => {
   test("an errored tool result is sent as an error response", () => {
     const messages = conversation(model).slice(1, 4);
     const result = messages[2];
-    if (result.role === "toolResult") result.isError = true;
+    if (result!.role === "toolResult") result!.isError = true;
     const contents = (buildGoogleRequest(testRequest(model, { messages })).body as { contents: { parts: Record<string, unknown>[] }[] }).contents;
-    expect(contents[2].parts[0]).toEqual({ functionResponse: { name: "read", response: { error: "Read image a.gif" } } });
+    expect(contents[2]!.parts[0]).toEqual({ functionResponse: { name: "read", response: { error: "Read image a.gif" } } });
   });
 });
 

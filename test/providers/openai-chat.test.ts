@@ -133,17 +133,17 @@ describe("openai-chat reasoning sent back", () => {
 
   test("DeepSeek's reasoner gets reasoning_content back on the turn with tool calls only", () => {
     const [withCalls, plain] = assistants({ id: "deepseek-reasoner", reasoning: true });
-    expect(withCalls.reasoning_content).toBe("need the tool");
+    expect(withCalls!.reasoning_content).toBe("need the tool");
     expect(plain).not.toHaveProperty("reasoning_content");
   });
 
   test("other models send nothing back unless replayReasoning says so", () => {
     expect(assistants({ id: "gpt-4.1" })[0]).not.toHaveProperty("reasoning_content");
-    expect(assistants({ id: "qwen3", replayReasoning: true })[0].reasoning_content).toBe("need the tool");
+    expect(assistants({ id: "qwen3", replayReasoning: true })[0]!.reasoning_content).toBe("need the tool");
     expect(assistants({ id: "deepseek-reasoner", reasoning: true, replayReasoning: false })[0]).not.toHaveProperty("reasoning_content");
   });
 
   test("a turn of another model sends the field empty, so DeepSeek still finds it", () => {
-    expect(assistants({ id: "deepseek-chat", reasoning: true }, "other-model")[0].reasoning_content).toBe("");
+    expect(assistants({ id: "deepseek-chat", reasoning: true }, "other-model")[0]!.reasoning_content).toBe("");
   });
 });

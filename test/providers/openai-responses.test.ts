@@ -36,7 +36,7 @@ describe("openai-responses request", () => {
     const reasoningItem = { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc" };
     const messages = conversation(model);
     const turn = messages[2];
-    if (turn.role === "assistant" && turn.content[0].type === "thinking") turn.content[0].thinkingSignature = JSON.stringify(reasoningItem);
+    if (turn!.role === "assistant" && turn!.content[0]!.type === "thinking") turn!.content[0]!.thinkingSignature = JSON.stringify(reasoningItem);
     const { url, body } = buildResponsesRequest(testRequest(model, { messages, thinkingLevel: "medium" }));
     expect(url).toBe("http://host/v1/responses");
     const b = body as Record<string, unknown>;

@@ -158,7 +158,7 @@ function anthropic(events: any[]): Expected {
   if (usage.output_tokens !== undefined) {
     const cacheRead = usage.cache_read_input_tokens ?? 0;
     const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-    out.usage = { input: usage.input_tokens, cacheRead, cacheWrite, total: usage.input_tokens + usage.output_tokens + cacheRead + cacheWrite };
+    out.usage = { input: usage.input_tokens!, cacheRead, cacheWrite, total: usage.input_tokens! + usage.output_tokens + cacheRead + cacheWrite };
   }
   out.stop = out.error !== undefined ? "error" : stop === "max_tokens" ? "length" : stop === "tool_use" ? "toolUse" : "stop";
   return out;

@@ -31,7 +31,8 @@ function recordings(format: WireFormat): Recording[] {
   for (const file of readdirSync(join(DIR, format)).sort()) {
     const match = /^(.+?)(?:\.(\d+))?\.(sse|ndjson|http\.json)$/.exec(file);
     if (!match) throw new Error(`${format}/${file}: not a recording (.sse, .ndjson, .http.json)`);
-    const [, name, , kind] = match;
+    const name = match[1]!;
+    const kind = match[3]!;
     const text = readFileSync(join(DIR, format, file), "utf8");
     let response: Recording["responses"][number];
     if (kind === "http.json") {
@@ -65,7 +66,7 @@ export function cuts(bytes: Uint8Array, next: () => number): Uint8Array[] {
   let inside = 0;
   let escapes = 0;
   for (let i = 1; i < bytes.length && (inside < 12 || escapes < 12); i++) {
-    if ((bytes[i] & 0xc0) === 0x80 && inside < 12) {
+    if ((bytes[i]! & 0xc0) === 0x80 && inside < 12) {
       at.add(i);
       inside++;
     }
@@ -201,7 +202,7 @@ for (const format of formats) {
           recording.responses.forEach((response, i) => {
             const where = `${format}/${response.file} (seed ${SEED})`;
             checkMessage(assistants[i], response.expected, where);
-            if (response.expected.stop === "toolUse") checkSentBack(format, server.requests[i + 1].body, response.expected, assistants[i], where);
+            if (response.expected.stop === "toolUse") checkSentBack(format, server.requests[i + 1]!.body, response.expected, assistants[i], where);
           });
         } finally {
           await nova.stop();

@@ -42,12 +42,13 @@ describe("runProvider", () => {
 
   test("malformed bytes are a non-retryable error naming the problem", async () => {
     server.enqueue({ chunks: ["{oops"] });
+    // biome-ignore lint/correctness/useYield: this decoder fails before it could yield
     const decode = async function* (body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
       JSON.parse(await new Response(body).text());
     };
     const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
-    expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
+    expect(event!.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
 
   test("a body of an unexpected shape is a non-retryable error, not a network error", async () => {
@@ -58,7 +59,7 @@ describe("runProvider", () => {
     };
     const [event] = await collect(runProvider(request, decode, { idleTimeoutMs: 1000 }, never));
     expect(event).toMatchObject({ type: "error", error: { retryable: false } });
-    expect(event.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
+    expect(event!.type === "error" && event.error.message).toStartWith("malformed response from the provider: ");
   });
 
   test("a request that cannot be built is not retryable", async () => {

@@ -11,7 +11,7 @@ describe("thinking levels", () => {
   test("budgets grow with the level and stay below max tokens", () => {
     const levels = ["minimal", "low", "medium", "high", "xhigh", "max"] as const;
     const budgets = levels.map((level) => thinkingBudget(level, 200_000) ?? 0);
-    expect(budgets.every((b, i) => i === 0 || b > budgets[i - 1])).toBe(true);
+    expect(budgets.every((b, i) => i === 0 || b > budgets[i - 1]!)).toBe(true);
     expect(thinkingBudget("max", 8192)).toBe(7168);
     expect(thinkingBudget("off", 200_000)).toBeUndefined();
     expect(thinkingBudget("low", 1500)).toBeUndefined();

@@ -56,11 +56,11 @@ describe.each(apis)("agent loop over %s", (api) => {
     const callEnd = frames.find((f) => f.type === "message_update" && f.assistantMessageEvent.type === "toolcall_end")!;
     expect(callEnd.assistantMessageEvent.toolCall).toMatchObject({ type: "toolCall", name: "read", arguments: { path: "notes.txt" } });
     const turnEnds = frames.filter((f) => f.type === "turn_end");
-    expect(turnEnds[0].toolResults).toHaveLength(1);
-    expect(turnEnds[0].turnIndex).toBe(0);
-    expect(turnEnds[1].turnIndex).toBe(1);
+    expect(turnEnds[0]!.toolResults).toHaveLength(1);
+    expect(turnEnds[0]!.turnIndex).toBe(0);
+    expect(turnEnds[1]!.turnIndex).toBe(1);
     // the tool result went back to the model on the second request
-    expect(JSON.stringify(s.server.requests[1].body)).toContain("alpha");
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain("alpha");
   });
 
   test("two parallel tool calls both run, in order", async () => {
@@ -77,7 +77,7 @@ describe.each(apis)("agent loop over %s", (api) => {
     const frames = await promptAndSettle(s.nova, "read both");
     const ends = frames.filter((f) => f.type === "tool_execution_end");
     expect(ends.map((f) => f.result.content[0].text.includes("AAA"))).toEqual([true, false]);
-    expect(ends[1].result.content[0].text).toContain("BBB");
+    expect(ends[1]!.result.content[0].text).toContain("BBB");
     const kinds = frames.filter((f) => f.type === "message_update").map((f) => f.assistantMessageEvent.type);
     // a block is closed before the next opens
     expect(kinds.filter((k) => k.endsWith("_start") || k.endsWith("_end"))).toEqual(["toolcall_start", "toolcall_end", "toolcall_start", "toolcall_end", "text_start", "text_end"]);
@@ -102,7 +102,7 @@ describe.each(apis)("agent loop over %s", (api) => {
     const s = await setup({ api });
     s.server.enqueue(s.f.text("a pixel"));
     await promptAndSettle(s.nova, "what is this?", { images: [{ type: "image", data: PNG_1x1, mimeType: "image/png" }] });
-    const body = JSON.stringify(s.server.requests[0].body);
+    const body = JSON.stringify(s.server.requests[0]!.body);
     expect(body).toContain(PNG_1x1);
   });
 

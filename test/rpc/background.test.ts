@@ -103,10 +103,10 @@ describe("handoff", () => {
     expect(r.success).toBe(true);
     expect(r.data).toMatchObject({ summary: "HANDOFF SUMMARY", parentSession: before.sessionFile });
     expect(r.data.sessionId).not.toBe(before.sessionId);
-    expect(JSON.stringify(s.server.requests[1].body)).toContain("mention the parser");
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain("mention the parser");
     const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
     expect(messages).toEqual([expect.objectContaining({ role: "branchSummary", summary: "HANDOFF SUMMARY", fromId: before.sessionId })]);
     await promptAndSettle(s.nova, "go on");
-    expect(JSON.stringify(s.server.requests[2].body)).toContain("HANDOFF SUMMARY");
+    expect(JSON.stringify(s.server.requests[2]!.body)).toContain("HANDOFF SUMMARY");
   });
 });

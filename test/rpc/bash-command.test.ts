@@ -18,7 +18,7 @@ test("bash runs in the session cwd, answers with Pi's shape and reaches the mode
   expect(r.data.output).toContain(s.cwd);
   s.server.enqueue(fixtures.openaiChat.text("seen"));
   await promptAndSettle(s.nova, "what did I run?");
-  expect(JSON.stringify(s.server.requests[0].body)).toContain("out-42");
+  expect(JSON.stringify(s.server.requests[0]!.body)).toContain("out-42");
   const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
   expect(messages[0]).toMatchObject({ role: "bashExecution", exitCode: 3 });
 });
@@ -43,8 +43,8 @@ test("excludeFromContext keeps the output out of the model's context but in the 
   expect(entries).toMatchObject([{ type: "message", message: { role: "bashExecution", output: "private\n", excludeFromContext: true } }]);
   s.server.enqueue(fixtures.openaiChat.text("seen"));
   await promptAndSettle(s.nova, "anything?");
-  expect(JSON.stringify(s.server.requests[0].body)).not.toContain("private");
-  expect(s.server.requests[0].body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+  expect(JSON.stringify(s.server.requests[0]!.body)).not.toContain("private");
+  expect(s.server.requests[0]!.body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
 });
 
 test("bash_execution_update streams the output with the command's id while it runs", async () => {

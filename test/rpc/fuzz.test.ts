@@ -12,7 +12,7 @@ const untouched = new Set(["bash", "login", "export_html", "switch_session", "ha
 
 let seed = 12345;
 const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const fields = ["message", "mode", "level", "provider", "modelId", "images", "enabled", "name", "entryId", "phases", "tools", "requestId", "approved", "streamingBehavior", "sessionId", "parentSession", "background", "agentId", "fromByte", "customInstructions"];
 

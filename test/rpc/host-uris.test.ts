@@ -40,9 +40,9 @@ test("read goes to the host and comes back as numbered lines with its notes", as
   s.nova.send({ type: "host_uri_result", id: request.id, content: "id=42\nname=Alice\n", contentType: "text/plain", notes: ["fresh from cache"] });
   await settle(from);
   const [end] = ends(from);
-  expect(end.isError).toBe(false);
-  expect(end.result.content[0].text).toContain("2\tname=Alice");
-  expect(end.result.content[0].text).toContain("fresh from cache");
+  expect(end!.isError).toBe(false);
+  expect(end!.result.content[0].text).toContain("2\tname=Alice");
+  expect(end!.result.content[0].text).toContain("fresh from cache");
 });
 
 test("write to a writable scheme sends the full content; a read-only scheme and edit are refused", async () => {
@@ -58,11 +58,11 @@ test("write to a writable scheme sends the full content; a read-only scheme and 
   s.nova.send({ type: "host_uri_result", id: request.id });
   await settle(from);
   const [write, readOnly, edit] = ends(from);
-  expect(write.isError).toBe(false);
-  expect(readOnly.isError).toBe(true);
-  expect(readOnly.result.content[0].text).toContain('"docs" scheme without writable');
-  expect(edit.isError).toBe(true);
-  expect(edit.result.content[0].text).toContain("use write");
+  expect(write!.isError).toBe(false);
+  expect(readOnly!.isError).toBe(true);
+  expect(readOnly!.result.content[0].text).toContain('"docs" scheme without writable');
+  expect(edit!.isError).toBe(true);
+  expect(edit!.result.content[0].text).toContain("use write");
   expect(s.nova.frames.slice(from).filter((fr) => fr.type === "host_uri_request")).toHaveLength(1);
 });
 
@@ -74,7 +74,7 @@ test("an error result becomes a tool error", async () => {
   s.nova.send({ type: "host_uri_result", id: request.id, isError: true, error: "row 404 not found" });
   await settle(from);
   expect(ends(from)[0]).toMatchObject({ isError: true });
-  expect(ends(from)[0].result.content[0].text).toContain("row 404 not found");
+  expect(ends(from)[0]!.result.content[0].text).toContain("row 404 not found");
 });
 
 test("abort sends host_uri_cancel; stdin close fails a pending request", async () => {
@@ -91,5 +91,5 @@ test("abort sends host_uri_cancel; stdin close fails a pending request", async (
   await s.nova.waitFor((fr) => fr.type === "host_uri_request", from);
   s.nova.closeStdin();
   expect(await s.nova.exited).toBe(0);
-  expect(ends(from)[0].isError).toBe(true);
+  expect(ends(from)[0]!.isError).toBe(true);
 });

@@ -40,7 +40,7 @@ describe("host tools", () => {
     const from = await startPrompt();
     const call = await s.nova.waitFor((fr) => fr.type === "host_tool_call", from);
     expect(call).toMatchObject({ toolCallId: "call_9", toolName: "echo_host", arguments: { message: "hi" } });
-    expect(JSON.stringify(s.server.requests[0].body)).toContain("echo_host");
+    expect(JSON.stringify(s.server.requests[0]!.body)).toContain("echo_host");
     s.nova.send({ type: "host_tool_update", id: call.id, partialResult: { content: [{ type: "text", text: "working" }] } });
     const update = await s.nova.waitFor((fr) => fr.type === "tool_execution_update", from);
     expect(update.partialResult.content).toEqual([{ type: "text", text: "working" }]);
@@ -166,7 +166,7 @@ describe("extension UI notices", () => {
     const frames = await promptAndSettle(s.nova, "hi");
     const statuses = frames.filter((fr) => fr.type === "extension_ui_request" && fr.method === "setStatus");
     expect(statuses.map((st) => [st.statusKey, typeof st.statusText])).toEqual([["retry", "string"], ["retry", "undefined"]]);
-    expect(statuses[0].statusText).toContain("busy");
+    expect(statuses[0]!.statusText).toContain("busy");
   });
 
   test("setWidget shows the todo list; setTitle only when NOVA_RPC_EMIT_TITLE=1; set_editor_text on a fork", async () => {
@@ -220,7 +220,7 @@ describe("todos", () => {
     const frames = await promptAndSettle(s.nova, "do the work");
     const reminder = frames.find((fr) => fr.type === "todo_reminder")!;
     expect(reminder.todos).toEqual([{ content: "step one", status: "in_progress" }]);
-    expect(JSON.stringify(s.server.requests[2].body)).toContain("still open");
+    expect(JSON.stringify(s.server.requests[2]!.body)).toContain("still open");
     const clear = frames.find((fr) => fr.type === "todo_auto_clear")!;
     expect(clear.phases).toEqual(done.phases);
     expect(frames.findIndex((fr) => fr.type === "todo_auto_clear")).toBeGreaterThan(frames.findIndex((fr) => fr.type === "agent_end"));
@@ -242,7 +242,7 @@ describe("sub-agents", () => {
     const seen = [...new Set(frames.filter((fr) => fr.type.startsWith("subagent_")).map((fr) => fr.type))];
     expect(seen.sort()).toEqual([...new Set(kinds)].sort());
     // the child got the task alone, with read-only tools
-    const childRequest = s.server.requests[1].body;
+    const childRequest = s.server.requests[1]!.body;
     expect(JSON.stringify(childRequest.messages)).toContain("Find the answer");
     expect(JSON.stringify(childRequest.messages)).not.toContain("delegate");
     expect(childRequest.tools.map((t: any) => t.function.name).sort()).toEqual(["find", "grep", "ls", "read"]);

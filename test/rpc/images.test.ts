@@ -35,7 +35,7 @@ describe("attachments", () => {
     s.server.enqueue(fixtures.openaiChat.text("a pixel"), fixtures.openaiChat.text("still a pixel"));
     await promptAndSettle(s.nova, "what is it?", { images: [{ type: "image", data: PNG, mime_type: "image/png" }] });
     await promptAndSettle(s.nova, "and now?");
-    expect(JSON.stringify(s.server.requests[1].body)).toContain(PNG);
+    expect(JSON.stringify(s.server.requests[1]!.body)).toContain(PNG);
     const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
     expect(messages[0].content[1]).toEqual({ type: "image", data: PNG, mimeType: "image/png" });
   });

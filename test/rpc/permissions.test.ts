@@ -47,7 +47,7 @@ test("denied: the model gets a tool error and nothing runs", async () => {
   expect(end.isError).toBe(true);
   expect(end.result.content[0].text).toMatch(/denied/i);
   expect(existsSync(join(s.cwd, "build"))).toBe(true);
-  expect(JSON.stringify(s.server.requests[1].body)).toMatch(/denied/i);
+  expect(JSON.stringify(s.server.requests[1]!.body)).toMatch(/denied/i);
 });
 
 test("abort while the request is pending cancels it and ends the turn", async () => {

@@ -58,7 +58,7 @@ describe("while streaming", () => {
     const frames = s.nova.frames.slice(from);
     const ends = frames.filter((fr) => fr.type === "tool_execution_end");
     expect(ends.map((e) => e.isError)).toEqual([false, true]);
-    expect(ends[1].result.content[0].text).toBe("Skipped due to queued user message.");
+    expect(ends[1]!.result.content[0].text).toBe("Skipped due to queued user message.");
     expect(userTexts(frames)).toEqual(["go", "change of plan"]);
     expect(JSON.stringify(s.server.requests.at(-1)!.body)).toContain("change of plan");
     expect(frames.filter((fr) => fr.type === "agent_end")).toHaveLength(1);

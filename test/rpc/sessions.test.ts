@@ -84,7 +84,7 @@ describe("repair", () => {
     await promptAndSettle(writer.nova, "one");
     await promptAndSettle(writer.nova, "two");
     const full = (await writer.nova.request({ type: "get_messages" })).data.messages;
-    const text = readFileSync(sessionFiles(dir)[0]);
+    const text = readFileSync(sessionFiles(dir)[0]!);
     const lastStart = text.subarray(0, text.length - 1).lastIndexOf(0x0a) + 1;
     const reader = await setup({ args: ["--no-session"] });
     const cut = join(tempDir("nova-cut-"), "cut.jsonl");
@@ -117,7 +117,7 @@ describe("branch", () => {
     await promptAndSettle(s.nova, "other second");
     const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
     expect(messages.map((m: any) => (typeof m.content === "string" ? m.content : m.content[0].text))).toEqual(["first", "A1", "other second", "B2"]);
-    const text = readFileSync(sessionFiles(dir)[0], "utf8");
+    const text = readFileSync(sessionFiles(dir)[0]!, "utf8");
     expect(text).toContain('"A2"');
     expect(text).toContain('"B2"');
     const fork = await s.nova.request({ type: "fork", entryId: "does-not-exist" });
@@ -224,7 +224,7 @@ describe("compaction", () => {
     const end = s.nova.frames.slice(from).find((fr) => fr.type === "compaction_end")!;
     expect(end).toMatchObject({ reason: "manual", aborted: false });
     expect(end.before).toBeGreaterThan(end.after);
-    const summaryRequest = JSON.stringify(s.server.requests[2].body);
+    const summaryRequest = JSON.stringify(s.server.requests[2]!.body);
     expect(summaryRequest).toContain("first question");
     expect(summaryRequest).toContain("focus on questions");
     const messages = (await s.nova.request({ type: "get_messages" })).data.messages;
@@ -248,7 +248,7 @@ describe("compaction", () => {
     expect(end).toMatchObject({ reason: "threshold", aborted: false, willRetry: false, result: { summary: "SUMMARY", tokensBefore: end.before, estimatedTokensAfter: end.after } });
     expect(end.result.firstKeptEntryId).toBeString();
     expect(frames.find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("after compaction");
-    expect(JSON.stringify(s.server.requests[2].body)).toContain("SUMMARY");
+    expect(JSON.stringify(s.server.requests[2]!.body)).toContain("SUMMARY");
   });
 
   test("a context-overflow error compacts and retries the turn once", async () => {

@@ -46,7 +46,7 @@ async function runAndKill(progressReports: number): Promise<string> {
   child.kill("SIGKILL");
   await child.exited;
   expect(child.signalCode).toBe("SIGKILL");
-  return lines[0];
+  return lines[0]!;
 }
 
 test("a writer killed with SIGKILL at a random moment leaves every complete line loadable", async () => {

@@ -33,7 +33,7 @@ describe("parseSessionText", () => {
     const text = [HEADER, entryLine("a", null), entryLine("b", "gone"), ""].join("\n");
     const result = parseSessionText(text, "s.jsonl");
     if (!result.ok) throw new Error(result.error);
-    expect(result.session.entries[1].parentId).toBe("a");
+    expect(result.session.entries[1]!.parentId).toBe("a");
     expect(result.session.warnings).toHaveLength(1);
     expect(result.session.warnings[0]).toContain('parent "gone" of entry "b" is not in the file');
   });

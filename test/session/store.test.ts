@@ -58,8 +58,8 @@ describe("SessionStore", () => {
       "message",
       "session_info",
     ]);
-    expect(entries[0].parentId).toBeNull();
-    for (let i = 1; i < entries.length; i++) expect(entries[i].parentId).toBe(entries[i - 1].id as string);
+    expect(entries[0]!.parentId).toBeNull();
+    for (let i = 1; i < entries.length; i++) expect(entries[i]!.parentId).toBe(entries[i - 1]!.id as string);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
     expect(store.leafId).toBe(entries.at(-1)?.id as string);
   });
@@ -158,9 +158,9 @@ describe("SessionStore.appendCopy", () => {
     const entries = copy.pathToLeaf();
     expect(entries.map((e) => e.type)).toEqual(["message", "message", "message", "compaction", "label"]);
     const compaction = entries[3] as Extract<(typeof entries)[number], { type: "compaction" }>;
-    expect(compaction.firstKeptEntryId).toBe(entries[2].id);
+    expect(compaction.firstKeptEntryId).toBe(entries[2]!.id);
     const label = entries[4] as Extract<(typeof entries)[number], { type: "label" }>;
-    expect(label.targetId).toBe(entries[0].id);
+    expect(label.targetId).toBe(entries[0]!.id);
     expect(copy.buildContext()).toEqual(source.buildContext());
   });
 });

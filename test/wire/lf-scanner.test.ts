@@ -32,8 +32,8 @@ describe("LfScanner", () => {
   test("a record inside one chunk is a view of that chunk, not a copy", () => {
     const chunk = enc.encode('{"a":1}\n{"b":2}\n');
     const [first, second] = scan([chunk]);
-    expect(first.kind === "record" && first.bytes.buffer).toBe(chunk.buffer);
-    expect(second.kind === "record" && second.bytes.byteOffset).toBe(8);
+    expect(first!.kind === "record" && first!.bytes.buffer).toBe(chunk.buffer);
+    expect(second!.kind === "record" && second!.bytes.byteOffset).toBe(8);
   });
 
   test("the cap counts the record without its LF and trailing CR", () => {

@@ -4,9 +4,9 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
-import { thinkingLevels, todoStatuses } from "../core/enums.ts";
+import { thinkingLevels, todoStatuses } from "./enums.ts";
 
-export function frameSchemas(): Record<string, z.ZodType> {
+export function frameSchemas() {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
   const image = z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
   const thinking = z.object({ type: z.literal("thinking"), thinking: z.string(), thinkingSignature: z.string().optional(), redacted: z.boolean().optional() });
@@ -111,7 +111,7 @@ export function frameSchemas(): Record<string, z.ZodType> {
     tool_execution_start: event("tool_execution_start", { toolCallId: z.string(), toolName: z.string(), args }),
     tool_execution_update: event("tool_execution_update", { toolCallId: z.string(), toolName: z.string(), args, partialResult: toolResult }),
     tool_execution_end: event("tool_execution_end", { toolCallId: z.string(), toolName: z.string(), result: toolResult, isError: z.boolean(), durationMs: z.number().optional() }),
-    permission_request: event("permission_request", { requestId: z.number(), toolName: z.string(), command: z.string() }),
+    permission_request: event("permission_request", { requestId: z.number(), toolName: z.string(), command: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),
@@ -137,6 +137,13 @@ export function frameSchemas(): Record<string, z.ZodType> {
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),
     todo_auto_clear: event("todo_auto_clear", { phases: z.array(todoPhase) }),
     host_tool_call: event("host_tool_call", { id: z.string(), toolCallId: z.string(), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+    mcp_server_status: event("mcp_server_status", {
+      name: z.string(),
+      source: z.enum(["config", "rpc", "acp"]),
+      status: z.enum(["connecting", "connected", "failed", "disabled"]),
+      tools: z.array(z.string()),
+      error: z.string().optional(),
+    }),
     host_tool_cancel: event("host_tool_cancel", { id: z.string(), targetId: z.string() }),
     host_uri_request: event("host_uri_request", { id: z.string(), operation: z.enum(["read", "write"]), url: z.string(), content: z.string().optional() }),
     host_uri_cancel: event("host_uri_cancel", { id: z.string(), targetId: z.string() }),
