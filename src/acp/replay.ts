@@ -4,6 +4,7 @@
  * chunks, thoughts, each tool call followed by its outcome, and the plan.
  */
 import type { AgentMessage } from "../core/messages.ts";
+import type { TodoPhase } from "../core/todos.ts";
 import { changedLine, planEntries, resultContent, toolDiffs, toolView } from "./tool-calls.ts";
 
 type Update = Record<string, unknown>;
@@ -37,8 +38,9 @@ export function replayUpdates(messages: AgentMessage[], cwd: string): Update[] {
         const first = diffs[0];
         if (line && first?.type === "diff") update.locations = [{ path: first.path, line }];
         updates.push(update);
-        const entries = message.toolName === "todo" && !message.isError ? planEntries(message.details) : undefined;
-        if (entries) updates.push({ sessionUpdate: "plan", entries });
+        // a stored session has no events: the todo tool's saved result is the list it set
+        const phases = message.toolName === "todo" && !message.isError ? (message.details as { phases?: TodoPhase[] } | undefined)?.phases : undefined;
+        if (Array.isArray(phases)) updates.push({ sessionUpdate: "plan", entries: planEntries(phases) });
         return;
       }
       case "bashExecution": {

@@ -158,12 +158,10 @@ export class AcpSession {
         if (this.tool?.terminalId) return;
         this.update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.tool?.diffs ?? [], ...resultContent(event.partialResult)] });
         return;
-      case "tool_execution_end": {
-        this.toolEnded(event.toolCallId, event.result, event.isError);
-        const entries = event.toolName === "todo" && !event.isError ? planEntries(event.result.details) : undefined;
-        if (entries) this.update({ sessionUpdate: "plan", entries });
-        return;
-      }
+      case "tool_execution_end":
+        return this.toolEnded(event.toolCallId, event.result, event.isError);
+      case "todos_changed":
+        return this.update({ sessionUpdate: "plan", entries: planEntries(event.phases) });
       case "agent_settled":
         return this.settle();
     }

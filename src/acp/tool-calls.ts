@@ -5,6 +5,7 @@
  * turns and for the history replayed by session/load alike.
  */
 import type { TextContent, ImageContent } from "../core/messages.ts";
+import type { TodoPhase } from "../core/todos.ts";
 import type { ToolResult } from "../tools/types.ts";
 import { resolvePath } from "../tools/paths.ts";
 
@@ -106,17 +107,13 @@ export interface PlanEntry {
 }
 
 /**
- * The todo list (the todo tool's details) as an ACP plan: every task, named
- * with its phase when there are several; abandoned tasks are left out.
+ * The todo list as an ACP plan: every task, named with its phase when there
+ * are several; abandoned tasks are left out.
  */
-export function planEntries(details: unknown): PlanEntry[] | undefined {
-  const phases = (details as { phases?: unknown } | undefined)?.phases;
-  if (!Array.isArray(phases)) return undefined;
-  return phases.flatMap((phase: { name: string; tasks: { content: string; status: string }[] }) =>
+export function planEntries(phases: TodoPhase[]): PlanEntry[] {
+  return phases.flatMap((phase) =>
     phase.tasks.flatMap((task) =>
-      task.status === "abandoned"
-        ? []
-        : [{ content: phases.length > 1 ? `${phase.name}: ${task.content}` : task.content, priority: "medium" as const, status: task.status as PlanEntry["status"] }],
+      task.status === "abandoned" ? [] : [{ content: phases.length > 1 ? `${phase.name}: ${task.content}` : task.content, priority: "medium" as const, status: task.status }],
     ),
   );
 }

@@ -58,12 +58,21 @@ export type AgentEvent =
   | { type: "checkpoint_created"; entryId: string; files: FileChange[] }
   | { type: "todo_reminder"; todos: TodoTask[]; phases: TodoPhase[] }
   | { type: "todo_auto_clear"; phases: TodoPhase[] }
+  /** the model changed the todo list (the todo tool); a host's own set_todos is not echoed */
+  | { type: "todos_changed"; phases: TodoPhase[] }
   | { type: "compaction_start"; reason: CompactionReason }
   | { type: "compaction_end"; reason: CompactionReason; before: number; after: number; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
   | { type: "thinking_level_changed"; level: ThinkingLevel }
   | { type: "session_info_changed"; name?: string }
   /** output of the host's own `bash` command as it arrives; id is the command's */
-  | { type: "bash_execution_update"; id?: string; delta: string };
+  | { type: "bash_execution_update"; id?: string; delta: string }
+  | SubagentEvent;
+
+/** What a child agent (the `task` tool) does, reported through its parent's sink at the level the host subscribed to. */
+export type SubagentEvent =
+  | { type: "subagent_lifecycle"; agentId: string; status: "started" | "completed" | "failed" | "aborted"; task: string; depth: number; sessionFile?: string }
+  | { type: "subagent_progress"; agentId: string; text: string }
+  | { type: "subagent_event"; agentId: string; event: AgentEvent };
 
 /**
  * Where the agent's events go. The return value carries backpressure: a
@@ -85,11 +94,16 @@ type EventOf<K extends AgentEvent["type"]> = Extract<AgentEvent, { type: K }>;
 /**
  * message_update's frame is made by wire/event-frame.ts: it may carry the light
  * header instead of the whole message and adds the usage so far, so only the
- * event must fit the frame without that usage.
+ * event must fit the frame without that usage. subagent_event's frame leaves
+ * the child's event open (it is any of these).
  */
 type Fits<A, B> = [A] extends [B] ? true : false;
 type Checked = {
-  [K in AgentEvent["type"]]: K extends "message_update" ? Fits<EventOf<K>, Omit<FrameOf<K>, "usage">> : Same<EventOf<K>, FrameOf<K>>;
+  [K in AgentEvent["type"]]: K extends "message_update"
+    ? Fits<EventOf<K>, Omit<FrameOf<K>, "usage">>
+    : K extends "subagent_event"
+      ? Fits<EventOf<K>, FrameOf<K>>
+      : Same<EventOf<K>, FrameOf<K>>;
 };
 /** The events whose shape left its frame schema's; tsc names them here. */
 type Drift = { [K in keyof Checked]: Checked[K] extends true ? never : K }[keyof Checked];

@@ -120,6 +120,6 @@ export interface StartSession {
 
 /** A front end's first conversation continues in that session; a model chosen on the command line wins over the file's. */
 export function startIn(session: AgentSession, start: StartSession | undefined, keepModel: boolean): void {
-  if (start?.store) session.adoptStore(start.store, keepModel);
+  if (start?.store) session.files.adoptStore(start.store, keepModel);
   if (start?.name && session.store.name !== start.name.trim()) session.setSessionName(start.name);
 }

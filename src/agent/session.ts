@@ -51,7 +51,7 @@ export class AgentSession {
   autoCompaction: boolean;
   autoRetry: boolean;
   permissionMode: PermissionMode;
-  readonly todos = new TodoList();
+  readonly todos = new TodoList((phases) => this.sink.emit({ type: "todos_changed", phases }));
   readonly choice: ModelChoice;
   readonly toolbox: Toolbox;
   readonly files: SessionFiles;
@@ -254,7 +254,7 @@ export class AgentSession {
   }
 
   setTodos(phases: TodoPhase[]): TodoPhase[] {
-    return this.todos.set(phases);
+    return this.todos.set(phases, true);
   }
 
   /** Summarises the older part of the context into a compaction entry. */

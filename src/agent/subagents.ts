@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "./session.ts";
 import { CommandError } from "./errors.ts";
-import type { AgentEvent } from "./events.ts";
+import type { AgentEvent, SubagentEvent } from "./events.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import type { SubagentRequest, SubagentRunner } from "../host/services.ts";
 import { blockText } from "../core/text.ts";
@@ -18,11 +18,6 @@ export type SubscriptionLevel = "off" | "progress" | "events";
 
 export const DEFAULT_CHILD_TOOLS = ["read", "grep", "find", "ls"];
 
-export type SubagentFrame =
-  | { type: "subagent_lifecycle"; agentId: string; status: "started" | "completed" | "failed" | "aborted"; task: string; depth: number; sessionFile?: string }
-  | { type: "subagent_progress"; agentId: string; text: string }
-  | { type: "subagent_event"; agentId: string; event: AgentEvent };
-
 interface Child {
   agentId: string;
   task: string;
@@ -31,6 +26,8 @@ interface Child {
   startedAt: string;
   endedAt?: string;
   session?: AgentSession;
+  /** the host's own conversation, whose sink reports it (a grandchild's too, as before: not wrapped in its parent's events) */
+  root: AgentSession;
 }
 
 export class Subagents {
@@ -39,11 +36,12 @@ export class Subagents {
   private running = 0;
   private waiting: (() => void)[] = [];
   private next = 1;
+  /** each child session's root conversation */
+  private readonly roots = new WeakMap<AgentSession, AgentSession>();
 
   constructor(
     private readonly base: SessionOptions,
     private readonly limits: { maxConcurrency: number; maxNestedSpawnDepth: number },
-    private readonly emit: (frame: SubagentFrame) => void,
   ) {}
 
   /** The runner a session's `task` tool uses; none once the nesting limit is reached. */
@@ -55,7 +53,7 @@ export class Subagents {
 
   list() {
     return {
-      subagents: [...this.children.values()].map(({ session, ...info }) => ({ ...info, sessionFile: session?.store.path })),
+      subagents: [...this.children.values()].map(({ session, root: _root, ...info }) => ({ ...info, sessionFile: session?.store.path })),
     };
   }
 
@@ -81,15 +79,16 @@ export class Subagents {
   }
 
   private async run(parent: AgentSession, depth: number, request: SubagentRequest, signal: AbortSignal, onProgress: (text: string) => void) {
-    const child: Child = { agentId: `agent_${this.next++}`, task: request.task, depth, status: "queued", startedAt: new Date().toISOString() };
+    const child: Child = { agentId: `agent_${this.next++}`, task: request.task, depth, status: "queued", startedAt: new Date().toISOString(), root: this.roots.get(parent) ?? parent };
     this.children.set(child.agentId, child);
     await this.slot(signal);
     try {
       if (signal.aborted) return this.end(child, "aborted", "The sub-agent was cancelled before it started.");
       const session = this.spawn(parent, depth, request);
       child.session = session;
+      this.roots.set(session, child.root);
       child.status = "running";
-      this.emitIf("progress", { type: "subagent_lifecycle", agentId: child.agentId, status: "started", task: child.task, depth, sessionFile: session.store.path });
+      this.emitIf(child, "progress", { type: "subagent_lifecycle", agentId: child.agentId, status: "started", task: child.task, depth, sessionFile: session.store.path });
       session.subscribe((event) => this.relay(child, event, onProgress));
       const stop = () => void session.abort();
       signal.addEventListener("abort", stop, { once: true });
@@ -126,27 +125,29 @@ export class Subagents {
     return session;
   }
 
-  private relay(child: Child, event: AgentEvent, onProgress: (text: string) => void): void {
-    this.emitIf("events", { type: "subagent_event", agentId: child.agentId, event });
+  private relay(child: Child, event: AgentEvent, onProgress: (text: string) => void): Promise<void> | undefined {
+    const full = this.emitIf(child, "events", { type: "subagent_event", agentId: child.agentId, event });
     let text: string | undefined;
     if (event.type === "tool_execution_start") text = `${event.toolName} ${typeof event.args === "string" ? event.args : JSON.stringify(event.args)}`.slice(0, 200);
     else if (event.type === "message_end" && event.message.role === "assistant") {
       text = blockText(event.message.content).slice(0, 200);
     }
-    if (!text) return;
+    if (!text) return full;
     onProgress(text);
-    this.emitIf("progress", { type: "subagent_progress", agentId: child.agentId, text });
+    return this.emitIf(child, "progress", { type: "subagent_progress", agentId: child.agentId, text }) ?? full;
   }
 
   private end(child: Child, status: "completed" | "failed" | "aborted", text: string) {
     child.status = status;
     child.endedAt = new Date().toISOString();
-    this.emitIf("progress", { type: "subagent_lifecycle", agentId: child.agentId, status, task: child.task, depth: child.depth, sessionFile: child.session?.store.path });
+    this.emitIf(child, "progress", { type: "subagent_lifecycle", agentId: child.agentId, status, task: child.task, depth: child.depth, sessionFile: child.session?.store.path });
     return { agentId: child.agentId, text, isError: status !== "completed" };
   }
 
-  private emitIf(level: "progress" | "events", frame: SubagentFrame): void {
-    if (this.level === "events" || (this.level === "progress" && level === "progress")) this.emit(frame);
+  /** Through the parent's sink, like its own events: a full stdout holds the child back too. */
+  private emitIf(child: Child, level: "progress" | "events", event: SubagentEvent): Promise<void> | undefined {
+    if (this.level === "events" || (this.level === "progress" && level === "progress")) return child.root.sink.emit(event);
+    return undefined;
   }
 
   private slot(signal: AbortSignal): Promise<void> {

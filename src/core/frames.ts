@@ -136,6 +136,7 @@ export function frameSchemas() {
     bash_execution_update: event("bash_execution_update", { id: z.string().optional(), delta: z.string() }),
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),
     todo_auto_clear: event("todo_auto_clear", { phases: z.array(todoPhase) }),
+    todos_changed: event("todos_changed", { phases: z.array(todoPhase) }),
     host_tool_call: event("host_tool_call", { id: z.string(), toolCallId: z.string(), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),
     mcp_server_status: event("mcp_server_status", {
       name: z.string(),

@@ -17,9 +17,16 @@ export interface TodoPhase {
 export class TodoList {
   private phases: TodoPhase[] = [];
 
-  /** Replaces the list; returns it normalised (only name/tasks and content/status are kept). */
-  set(phases: TodoPhase[]): TodoPhase[] {
+  /** `changed` hears every change the model makes (the todo tool), so no one decodes that tool's result. */
+  constructor(private readonly changed: (phases: TodoPhase[]) => void = () => {}) {}
+
+  /**
+   * Replaces the list; returns it normalised (only name/tasks and content/status
+   * are kept). `quiet`: the host set it (set_todos) and already has its answer.
+   */
+  set(phases: TodoPhase[], quiet = false): TodoPhase[] {
     this.phases = phases.map((p) => ({ name: p.name, tasks: p.tasks.map((t) => ({ content: t.content, status: t.status })) }));
+    if (!quiet) this.changed(this.get());
     return this.get();
   }
 

@@ -37,7 +37,7 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   // the raw stdout for -p's answer; everything else written there goes to stderr
   const answerOut = process.stdout.write.bind(process.stdout);
   const writer = claimStdout();
-  const subagents = new Subagents(sessionOptions, sessionOptions.config.agent, how.json ? (frame) => writer.send(frame) : () => {});
+  const subagents = new Subagents(sessionOptions, sessionOptions.config.agent);
   const mcp = createMcp(
     sessionOptions.config,
     how.noMcp,

@@ -28,7 +28,7 @@ export async function runRpcMode(
   const { config } = sessionOptions;
   const send = (frame: object) => writer.send(frame);
   const bridge = new HostBridge(send, process.env.NOVA_RPC_EMIT_TITLE === "1");
-  const subagents = new Subagents(sessionOptions, config.agent, send);
+  const subagents = new Subagents(sessionOptions, config.agent);
   const mcp = createMcp(
     config,
     options.noMcp,

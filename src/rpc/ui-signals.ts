@@ -28,11 +28,9 @@ export function uiSignals(ui: HostUi): (event: AgentEvent) => void {
       case "auto_compaction_end":
         ui.setStatus("compaction");
         break;
-      case "tool_execution_end": {
-        const phases = (event.result.details as { phases?: TodoPhase[] } | undefined)?.phases;
-        if (event.toolName === "todo" && !event.isError && phases) ui.setWidget("todos", todoWidgetLines(phases));
+      case "todos_changed":
+        ui.setWidget("todos", todoWidgetLines(event.phases));
         break;
-      }
       case "todo_auto_clear":
         ui.setWidget("todos");
         break;

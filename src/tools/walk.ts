@@ -32,7 +32,8 @@ interface Pending {
 }
 
 /** Calls `visit` for every entry under `root` (not `root` itself); `visit` returns true to stop early. */
-export async function walkTree(root: string, opts: WalkOptions, visit: (entry: WalkEntry) => boolean | undefined): Promise<void> {
+// biome-ignore lint/suspicious/noConfusingVoidType: a visitor that never stops early returns nothing
+export async function walkTree(root: string, opts: WalkOptions, visit: (entry: WalkEntry) => boolean | void): Promise<void> {
   const rootReal = safeRealpath(root) ?? root;
   const followed = new Set<string>([rootReal]);
   const baseLayers = ancestorLayers(root, opts.cwd);
