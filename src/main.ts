@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
+import { modelNotFound } from "./config/env-providers.ts";
 import { claimStdout } from "./wire/writer.ts";
 import { parseModelRef } from "./core/model-ref.ts";
 
@@ -40,9 +41,22 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const model = modelChoice(args);
-  if (model && !config.providers.some((p) => p.name === model.provider && p.models.some((m) => m.id === model.id))) {
-    process.stderr.write(`nova: Model not found: ${model.provider}/${model.id}\n`);
-    return 2;
+  if (model) {
+    const entry = config.providers.find((p) => p.name === model.provider);
+    if (!entry?.models.some((m) => m.id === model.id)) {
+      // a server that lists its models may have this one: use it now, details come with the list
+      if (entry?.discover) (await import("./config/discovery.ts")).provisionalModel(entry, model.id);
+      else {
+        process.stderr.write(`nova: ${modelNotFound(config.providers, model.provider, model.id)}\n`);
+        return 2;
+      }
+    }
+  }
+  if (config.providers.some((p) => p.discover)) {
+    // in the background: ready never waits for a server to list its models
+    setImmediate(() => {
+      void import("./config/discovery.ts").then((d) => d.discoverModels(config, (line) => process.stderr.write(`nova: warning: ${line}\n`)));
+    });
   }
 
   if (args.sandbox) config.sandbox = { ...config.sandbox, mode: args.sandbox };

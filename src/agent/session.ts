@@ -4,7 +4,8 @@
  * any front end (rpc, acp) arrive here as method calls; everything that
  * happens is reported through one sink.
  */
-import type { Config } from "../config/load.ts";
+import { type Config, configPath } from "../config/load.ts";
+import { modelNotFound } from "../config/env-providers.ts";
 import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } from "../core/messages.ts";
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
@@ -268,7 +269,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   setModel(provider: string, id: string): Model {
     if (this.run) throw new CommandError("Cannot change the model while the agent is streaming; abort or wait for agent_end.");
     const model = this.findModel(provider, id);
-    if (!model) throw new CommandError(`Model not found: ${provider}/${id}`);
+    if (!model) throw new CommandError(modelNotFound(this.options.config.providers, provider, id));
     this.applyModel(model);
     return model;
   }
@@ -382,9 +383,11 @@ export class AgentSession implements LoopHost, CompactorHost {
   }
 
   async buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string> {
+    // models a server listed after start (Ollama's) count for a session that began with none
+    if (!this.model && this.models.length > 0) this.applyModel(this.initialModel()!);
     const model = this.model;
     if (!model) {
-      return "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id.";
+      return `No model configured: add a provider to ${configPath(this.options.config)}, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id.`;
     }
     const entry = this.options.config.providers.find((p) => p.name === model.provider);
     return {

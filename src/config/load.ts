@@ -11,6 +11,7 @@ import { describeIssue } from "../core/describe-issue.ts";
 import type { ApiName } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, type ConfigFile } from "./schema.ts";
+import { unknownKeyMessage } from "./unknown-keys.ts";
 import { envProviders } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -22,6 +23,10 @@ export interface ProviderEntry {
   baseUrl: string;
   auth: ProviderAuth;
   models: Model[];
+  /** list the server's models in the background (Ollama's /api/tags, an OpenAI-style /models) */
+  discover?: boolean;
+  /** the built-in Ollama nobody configured: a server that is not running is no news */
+  implicit?: boolean;
 }
 
 export interface Config {
@@ -46,8 +51,16 @@ export interface Config {
   warnings: string[];
 }
 
+/** The APIs whose servers nova can ask for their models. */
+const LISTING_APIS: string[] = ["ollama", "openai-chat", "openai-responses"];
+
 export function novaHomeFrom(env: Record<string, string | undefined>): string {
   return env.NOVA_HOME || join(env.HOME || homedir(), ".nova");
+}
+
+/** The config file a message should name: the one read, else where nova looks for one. */
+export function configPath(config: Pick<Config, "file" | "novaHome">): string {
+  return config.file ?? join(config.novaHome, "config.yml");
 }
 
 export function loadConfig(options: { configFile?: string; env: Record<string, string | undefined> }): Config {
@@ -59,11 +72,22 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings) : {};
   const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
   if (!config.success) {
-    const issue = config.error.issues[0];
+    const issue = config.error.issues[0]!;
+    if (issue.code === "unrecognized_keys") {
+      const key = issue.keys[0]!;
+      const line = raw.lineOf?.([...issue.path, key], true);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${unknownKeyMessage(configSchema, issue.path, key)}`);
+    }
     const line = raw.lineOf?.(issue.path);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue(issue)}`);
   }
-  return build(config.data, { novaHome, file: raw.value ? file : undefined, env, warnings });
+  for (const [name, p] of Object.entries(config.data.providers)) {
+    if (p.discover && !LISTING_APIS.includes(p.api)) {
+      const line = raw.lineOf?.(["providers", name, "discover"]);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.discover: only ${LISTING_APIS.join(", ")} servers list their models, got api "${p.api}"`);
+    }
+  }
+  return build(config.data, { novaHome, file: "value" in raw ? file : undefined, env, warnings });
 }
 
 function parseYaml(
@@ -71,7 +95,7 @@ function parseYaml(
   text: string,
   env: Record<string, string | undefined>,
   warnings: string[],
-): { value?: unknown; lineOf?: (path: PropertyKey[]) => number | undefined } {
+): { value?: unknown; lineOf?: (path: PropertyKey[], key?: boolean) => number | undefined } {
   // loaded only when there is a file to read: most spawns have none
   const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
   const lineCounter = new LineCounter();
@@ -82,7 +106,13 @@ function parseYaml(
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${error.message.split("\n")[0]}`);
   }
   substituteEnv(doc, env, warnings);
-  const lineOf = (path: PropertyKey[]) => {
+  /** the line of the value at `path`, or with `key` the line of its key (a misspelt key's value may start lines later) */
+  const lineOf = (path: PropertyKey[], key = false) => {
+    if (key) {
+      const parent = doc.getIn(path.slice(0, -1) as unknown[], true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+      const pair = parent?.items?.find((item) => item.key?.value === path.at(-1));
+      if (pair?.key?.range) return lineCounter.linePos(pair.key.range[0]).line;
+    }
     for (let n = path.length; n > 0; n--) {
       const node = doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
       if (node?.range) return lineCounter.linePos(node.range[0]).line;
@@ -133,6 +163,7 @@ function build(
       api: p.api,
       baseUrl: p.baseUrl.replace(/\/+$/, ""),
       auth: { apiKey, headers: p.headers },
+      discover: p.discover ?? p.api === "ollama",
       models: p.models.map((m) => ({
         id: m.id,
         name: m.name ?? m.id,

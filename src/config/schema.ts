@@ -10,7 +10,7 @@ const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 const price = () => z._default(z.number().check(z.nonnegative()), 0);
 
-const modelSchema = z.object({
+const modelSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.optional(z.string()),
   contextWindow: z._default(positiveInt(), 128000),
@@ -18,14 +18,15 @@ const modelSchema = z.object({
   input: z._default(z.array(z.enum(["text", "image"])), ["text"]),
   reasoning: z._default(z.boolean(), false),
   replayReasoning: z.optional(z.boolean()),
-  cost: z.optional(z.object({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
+  cost: z.optional(z.strictObject({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });
 
-const providerSchema = z.object({
+const providerSchema = z.strictObject({
   api: z.enum(apiNames),
   baseUrl: z.url(),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
+  discover: z.optional(z.boolean()),
   models: z._default(z.array(modelSchema), []),
 });
 
@@ -34,13 +35,13 @@ const sandboxDefaults = { mode: "off" as const, network: false, writablePaths: [
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
 
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.object({ bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(z.strictObject({ bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
   compaction: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       reserveTokens: z._default(nonNegativeInt(), 16384),
       keepRecentTokens: z._default(nonNegativeInt(), 20000),
@@ -48,7 +49,7 @@ export const configSchema = z.object({
     { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
   ),
   retry: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       maxRetries: z._default(nonNegativeInt(), 3),
       baseDelayMs: z._default(nonNegativeInt(), 2000),
@@ -57,12 +58,12 @@ export const configSchema = z.object({
     { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
   ),
   stream: z._default(
-    z.object({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
+    z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
     { idleTimeoutMs: 120000, maxLineBytes: 16 * 1024 * 1024 },
   ),
-  session: z._default(z.object({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
+  session: z._default(z.strictObject({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
   sandbox: z._default(
-    z.object({
+    z.strictObject({
       mode: z._default(z.enum(sandboxModes), "off"),
       network: z._default(z.boolean(), false),
       writablePaths: z._default(z.array(z.string()), []),
@@ -74,7 +75,7 @@ export const configSchema = z.object({
     sandboxDefaults,
   ),
   agent: z._default(
-    z.object({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
+    z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
     { maxConcurrency: 4, maxNestedSpawnDepth: 2 },
   ),
 });

@@ -184,7 +184,7 @@ for (const format of formats) {
         const base = format === "ollama" ? server.url : `${server.url}/v1`;
         const config = {
           defaultModel: `rec/${model}`,
-          providers: { rec: { api: format, baseUrl: base, apiKey: "sk-recorded-test-key", models: [{ id: model, reasoning: true, input: ["text"] }] } },
+          providers: { rec: { api: format, baseUrl: base, apiKey: "sk-recorded-test-key", discover: false, models: [{ id: model, reasoning: true, input: ["text"] }] } },
           retry: { enabled: false },
           compaction: { enabled: false },
           stream: { idleTimeoutMs: 5000 },
