@@ -2,14 +2,17 @@
 /** nova: command line → config → one mode. */
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
-import { helpText, parseArgs, UsageError, type Args } from "./cli/args.ts";
+import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
 import { modelNotFound } from "./config/env-providers.ts";
 import { claimStdout } from "./wire/writer.ts";
 import { parseModelRef } from "./core/model-ref.ts";
+import type { PermissionMode } from "./core/enums.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // a person who typed `nova` alone gets pointed somewhere instead of a silent wait for JSON lines
+  if (argv.length === 0 && process.stdin.isTTY) return print(shortHelp);
   let args: Args;
   try {
     args = parseArgs(argv);
@@ -27,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
 
   let config: Config;
   try {
-    config = loadConfig({ configFile: args.config, env: process.env });
+    const requested = modelChoice(args);
+    config = loadConfig({ configFile: args.config, env: process.env, requested: requested && `${requested.provider}/${requested.id}` });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`nova: ${error.message}\n`);
@@ -74,11 +78,11 @@ async function main(argv: string[]): Promise<number> {
     if (sandbox.status.warning) process.stderr.write(`nova: warning: ${sandbox.status.warning}\n`);
   }
 
-  const writer = claimStdout();
+  const oneShot = args.print || args.mode === "json";
   const options = {
     config,
     cwd,
-    mode: args.mode,
+    mode: args.mode === "json" ? ("rpc" as const) : args.mode,
     model,
     thinking: args.thinking,
     sessionDir: args.sessionDir ? resolve(args.sessionDir) : undefined,
@@ -86,7 +90,14 @@ async function main(argv: string[]): Promise<number> {
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     sandbox,
+    permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
   };
+  if (oneShot) {
+    const { runOneShot } = await import("./print/mode.ts");
+    const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume });
+  }
+  const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
     return runAcpMode(options, writer);
@@ -99,6 +110,11 @@ function modelChoice(args: Args): { provider: string; id: string } | undefined {
   if (!args.model) return undefined;
   if (args.provider) return { provider: args.provider, id: args.model };
   return parseModelRef(args.model);
+}
+
+/** Nobody answers a question in -p or json mode: what would ask is denied (bypass stays bypass). */
+function oneShotPermissions(mode: PermissionMode): PermissionMode {
+  return mode === "default" ? "dontAsk" : mode;
 }
 
 function isDirectory(path: string): boolean {

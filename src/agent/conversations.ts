@@ -164,6 +164,7 @@ export class Conversations {
     next.interruptMode = old.interruptMode;
     next.autoCompaction = old.autoCompaction;
     next.autoRetry = old.autoRetry;
+    next.permissionMode = old.permissionMode;
     return next;
   }
 

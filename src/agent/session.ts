@@ -24,6 +24,7 @@ import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, w
 import { Compactor, type CompactorHost } from "./compactor.ts";
 import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
 import { PermissionRequests } from "./permission-requests.ts";
+import { askInMode, type PermissionMode } from "./permission-mode.ts";
 import { sessionStats } from "./stats.ts";
 import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
@@ -62,6 +63,8 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  /** --permission-mode; the config's permissions.mode otherwise */
+  permissionMode?: PermissionMode;
   /** the OS sandbox the model's commands run in (absent: off) */
   sandbox?: Sandbox;
 }
@@ -78,6 +81,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   interruptMode: InterruptMode = "immediate";
   autoCompaction: boolean;
   autoRetry: boolean;
+  permissionMode: PermissionMode;
   store: SessionStore;
   readonly todos = new TodoList();
   private readonly ownTools: Tool[];
@@ -103,6 +107,7 @@ export class AgentSession implements LoopHost, CompactorHost {
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
+  private readonly askByMode = askInMode(() => this.permissionMode, this.permissions.ask);
   private readonly compactor = new Compactor(this);
 
   constructor(readonly options: SessionOptions) {
@@ -111,6 +116,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.thinkingLevel = this.clamp(options.thinking ?? config.defaultThinkingLevel ?? "medium");
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
+    this.permissionMode = options.permissionMode ?? config.permissionMode;
     const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
     const all = [...builtinTools({ permissions: config.permissions, sandbox }), ...(options.mode === "rpc-ui" ? [askTool] : []), todoTool];
     const only = options.toolFilter;
@@ -247,7 +253,7 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   /** How tool calls ask for permission: a child agent asks through its parent. */
   get permissionAsker(): PermissionAsker {
-    return this.options.permissionAsker ?? this.permissions.ask;
+    return this.options.permissionAsker ?? this.askByMode;
   }
 
   answerPermission(requestId: string | number, approved: boolean): void {

@@ -143,3 +143,28 @@ function model(
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };
 }
+
+/** The scripts built into nova (src/providers/scripts/), as models of the provider `scripted`. */
+export const builtinScripts = ["demo"];
+
+/**
+ * `--model scripted/demo` works with no config: the provider is added when
+ * the command line or defaultModel names it, so it never shows up otherwise.
+ */
+export function scriptedProvider(): ProviderEntry {
+  const models = builtinScripts.map(
+    (id): Model => ({
+      id,
+      name: `${id} (scripted)`,
+      api: "scripted",
+      provider: "scripted",
+      baseUrl: `builtin:${id}`,
+      reasoning: false,
+      input: ["text", "image"],
+      contextWindow: 128000,
+      maxTokens: 8192,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    }),
+  );
+  return { name: "scripted", api: "scripted", baseUrl: "builtin:", auth: {}, models };
+}

@@ -5,14 +5,15 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Document } from "yaml";
 import { describeIssue } from "../core/describe-issue.ts";
-import type { ApiName } from "../core/enums.ts";
+import type { ApiName, PermissionMode } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, type ConfigFile } from "./schema.ts";
 import { unknownKeyMessage } from "./unknown-keys.ts";
-import { envProviders } from "./env-providers.ts";
+import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
 export class ConfigError extends Error {}
@@ -37,6 +38,8 @@ export interface Config {
   defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
+  /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
+  permissionMode: PermissionMode;
   compaction: ConfigFile["compaction"];
   retry: ConfigFile["retry"];
   stream: ConfigFile["stream"];
@@ -63,7 +66,8 @@ export function configPath(config: Pick<Config, "file" | "novaHome">): string {
   return config.file ?? join(config.novaHome, "config.yml");
 }
 
-export function loadConfig(options: { configFile?: string; env: Record<string, string | undefined> }): Config {
+/** `requested`: the provider/id the command line names, so a built-in provider it needs (scripted) is added. */
+export function loadConfig(options: { configFile?: string; env: Record<string, string | undefined>; requested?: string }): Config {
   const { env } = options;
   const novaHome = novaHomeFrom(env);
   const file = options.configFile ?? join(novaHome, "config.yml");
@@ -86,8 +90,15 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
       const line = raw.lineOf?.(["providers", name, "discover"]);
       throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.discover: only ${LISTING_APIS.join(", ")} servers list their models, got api "${p.api}"`);
     }
+    const problem =
+      p.api === "scripted"
+        ? p.script === undefined ? "script: a scripted provider needs the script file" : p.baseUrl !== undefined ? "baseUrl: a scripted provider has none (its replies come from script)" : undefined
+        : p.baseUrl === undefined ? `baseUrl: required for api ${p.api}` : p.script !== undefined ? `script: only api scripted reads a script, not ${p.api}` : undefined;
+    if (!problem) continue;
+    const line = raw.lineOf?.(["providers", name]);
+    throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.${problem}`);
   }
-  return build(config.data, { novaHome, file: "value" in raw ? file : undefined, env, warnings });
+  return build(config.data, { novaHome, file: "value" in raw ? file : undefined, env, warnings, requested: options.requested });
 }
 
 function parseYaml(
@@ -150,7 +161,7 @@ function substituteEnv(doc: Document, env: Record<string, string | undefined>, w
 
 function build(
   file: ConfigFile,
-  ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[] },
+  ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[]; requested?: string },
 ): Config {
   const providers: ProviderEntry[] = [];
   const secrets: string[] = [];
@@ -158,10 +169,12 @@ function build(
     const apiKey = p.apiKey || undefined;
     if (apiKey) secrets.push(apiKey);
     for (const value of Object.values(p.headers ?? {})) if (value.length >= 8) secrets.push(value);
+    // a scripted provider's "endpoint" is its script file
+    const baseUrl = p.script !== undefined ? pathToFileURL(resolve(ctx.file ? dirname(ctx.file) : process.cwd(), p.script)).href : p.baseUrl!.replace(/\/+$/, "");
     providers.push({
       name,
       api: p.api,
-      baseUrl: p.baseUrl.replace(/\/+$/, ""),
+      baseUrl,
       auth: { apiKey, headers: p.headers },
       discover: p.discover ?? p.api === "ollama",
       models: p.models.map((m) => ({
@@ -169,7 +182,7 @@ function build(
         name: m.name ?? m.id,
         api: p.api,
         provider: name,
-        baseUrl: p.baseUrl.replace(/\/+$/, ""),
+        baseUrl,
         reasoning: m.reasoning,
         input: m.input,
         contextWindow: m.contextWindow,
@@ -184,6 +197,8 @@ function build(
     if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
     providers.push(extra);
   }
+  const scripted = [ctx.requested, file.defaultModel].some((named) => named?.startsWith("scripted/"));
+  if (scripted && !providers.some((p) => p.name === "scripted")) providers.push(scriptedProvider());
   const wanted = file.defaultModel;
   if (wanted && !providers.some((p) => p.models.some((m) => `${p.name}/${m.id}` === wanted))) {
     ctx.warnings.push(`defaultModel: ${wanted} is not declared by any provider; the first declared model is used instead`);
@@ -195,6 +210,7 @@ function build(
     defaultThinkingLevel: file.defaultThinkingLevel,
     providers,
     permissions: file.permissions.bash,
+    permissionMode: file.permissions.mode,
     compaction: file.compaction,
     retry: file.retry,
     stream: file.stream,

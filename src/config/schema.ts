@@ -4,7 +4,7 @@
  * this schema in a fraction of the time classic zod takes.
  */
 import * as z from "zod/mini";
-import { apiNames, sandboxModes, thinkingLevels } from "../core/enums.ts";
+import { apiNames, permissionModes, sandboxModes, thinkingLevels } from "../core/enums.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -23,7 +23,10 @@ const modelSchema = z.strictObject({
 
 const providerSchema = z.strictObject({
   api: z.enum(apiNames),
-  baseUrl: z.url(),
+  /** required by every api but `scripted` (checked in load.ts, which knows the line) */
+  baseUrl: z.optional(z.url()),
+  /** api scripted: the script file, relative to the config file */
+  script: z.optional(z.string().check(z.minLength(1))),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
   discover: z.optional(z.boolean()),
@@ -39,7 +42,13 @@ export const configSchema = z.strictObject({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
-  permissions: z._default(z.strictObject({ bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules) }), { bash: bashRules }),
+  permissions: z._default(
+    z.strictObject({
+      bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mode: z._default(z.enum(permissionModes), "default"),
+    }),
+    { bash: bashRules, mode: "default" },
+  ),
   compaction: z._default(
     z.strictObject({
       enabled: z._default(z.boolean(), true),

@@ -8,11 +8,18 @@ export const thinkingLevels = ["off", "minimal", "low", "medium", "high", "xhigh
 export type ThinkingLevel = (typeof thinkingLevels)[number];
 
 /** The wire formats nova speaks; each has one file in `providers/`. */
-export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google"] as const;
+export const apiNames = ["openai-chat", "openai-responses", "anthropic", "ollama", "google", "scripted"] as const;
 export type ApiName = (typeof apiNames)[number];
 
 export const todoStatuses = ["pending", "in_progress", "completed", "abandoned"] as const;
 export type TodoStatus = (typeof todoStatuses)[number];
+
+/**
+ * What happens to a flagged tool call: `default` asks the host, `bypass` runs
+ * it (deny rules still hold), `dontAsk` denies whatever would ask.
+ */
+export const permissionModes = ["default", "bypass", "dontAsk"] as const;
+export type PermissionMode = (typeof permissionModes)[number];
 
 /** How the OS sandbox confines the model's commands (docs/sandbox.md). */
 export const sandboxModes = ["off", "workspace-write", "read-only"] as const;

@@ -15,7 +15,20 @@ const PROVIDERS: Record<ApiName, Provider> = {
   anthropic,
   ollama,
   google,
+  // loaded on first use: a start without a scripted model pays nothing for it
+  scripted: lazy("scripted", async () => (await import("./scripted.ts")).scripted),
 };
+
+function lazy(api: ApiName, load: () => Promise<Provider>): Provider {
+  let loaded: Promise<Provider> | undefined;
+  return {
+    api,
+    async *stream(request, signal) {
+      loaded ??= load();
+      yield* (await loaded).stream(request, signal);
+    },
+  };
+}
 
 export function getProvider(api: ApiName): Provider {
   return PROVIDERS[api];

@@ -4,7 +4,7 @@
  * generated from them, so the docs, the validator and the code cannot drift.
  */
 import { z } from "zod";
-import { thinkingLevels, todoStatuses } from "../core/enums.ts";
+import { permissionModes, thinkingLevels, todoStatuses } from "../core/enums.ts";
 
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
@@ -97,6 +97,7 @@ const commandBuilders = {
   compact: () => command("compact", { customInstructions: z.string().optional() }),
   set_auto_compaction: () => command("set_auto_compaction", { enabled: z.boolean() }),
   set_auto_retry: () => command("set_auto_retry", { enabled: z.boolean() }),
+  set_permission_mode: () => command("set_permission_mode", { mode: z.enum(permissionModes) }),
   abort_retry: () => command("abort_retry", {}),
   // bash
   bash: () => command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),

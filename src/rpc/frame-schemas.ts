@@ -72,6 +72,8 @@ export function frameSchemas(): Record<string, z.ZodType> {
 
   return {
     ready: event("ready", {}),
+    /** the first line of --mode json: the session file's header */
+    session: event("session", { version: z.number(), id: z.string(), timestamp: z.string(), cwd: z.string() }),
     response: z.union([
       event("response", { id: z.string().optional(), command: z.string(), success: z.literal(true), data: z.unknown().optional() }),
       event("response", { id: z.string().optional(), command: z.string(), success: z.literal(false), error: z.string() }),

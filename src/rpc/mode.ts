@@ -12,7 +12,7 @@ import { HOST_GONE } from "../host/pending.ts";
 import { uiSignals } from "./ui-signals.ts";
 import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
-import { toFrame } from "./events.ts";
+import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 

@@ -13,8 +13,8 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Asked when a bash command matches a flagged rule; resolves true to run it. */
-export type PermissionAsker = (request: { toolName: string; command: string }, signal: AbortSignal) => Promise<boolean>;
+/** Asked when a bash command matches a flagged rule; resolves true to run it. `reason`: why it was flagged. */
+export type PermissionAsker = (request: { toolName: string; command: string; reason?: string }, signal: AbortSignal) => Promise<boolean>;
 
 export interface ToolContext {
   /** the session cwd; relative paths resolve against it */

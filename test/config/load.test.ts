@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config/load.ts";
 import { tempDir } from "../support/nova.ts";
 
@@ -88,8 +88,24 @@ describe("loadConfig", () => {
   test("an unknown api names the allowed ones", () => {
     const file = write("providers:\n  x:\n    api: soap\n    baseUrl: http://x\n");
     expect(errorOf(() => loadConfig({ configFile: file, env: {} }))).toBe(
-      `${file}:3: providers.x.api must be one of "openai-chat", "openai-responses", "anthropic", "ollama", "google", got "soap"`,
+      `${file}:3: providers.x.api must be one of "openai-chat", "openai-responses", "anthropic", "ollama", "google", "scripted", got "soap"`,
     );
+  });
+
+  test("api scripted reads script (relative to the config file) and has no baseUrl; every other api needs one", () => {
+    const file = write("providers:\n  ci:\n    api: scripted\n    script: scripts/ci.yml\n    models: [{id: replay}]\n");
+    const ci = loadConfig({ configFile: file, env: {} }).providers.find((p) => p.name === "ci")!;
+    expect(ci.models[0]).toMatchObject({ id: "replay", api: "scripted", baseUrl: `file://${join(dirname(file), "scripts/ci.yml")}` });
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n"), env: {} }))).toMatch(/:3: providers\.ci\.script: a scripted provider needs the script file$/);
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n    script: a.yml\n    baseUrl: http://x\n"), env: {} }))).toContain("providers.ci.baseUrl: a scripted provider has none");
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  o:\n    api: openai-chat\n"), env: {} }))).toMatch(/:3: providers\.o\.baseUrl: required for api openai-chat$/);
+  });
+
+  test("the built-in scripted provider exists only when named", () => {
+    expect(loadConfig({ env: { NOVA_HOME: "/nonexistent" } }).providers.some((p) => p.name === "scripted")).toBe(false);
+    const config = loadConfig({ env: { NOVA_HOME: "/nonexistent" }, requested: "scripted/demo" });
+    expect(config.providers.find((p) => p.name === "scripted")?.models.map((m) => m.id)).toEqual(["demo"]);
+    expect(config.permissionMode).toBe("default");
   });
 
   test("a missing --config file is an error; a missing default file is not", () => {

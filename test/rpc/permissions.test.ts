@@ -98,3 +98,30 @@ test("the user's own bash command is not gated", async () => {
   expect(existsSync(join(s.cwd, "build"))).toBe(false);
   expect(s.nova.frames.filter((fr) => fr.type === "permission_request")).toEqual([]);
 });
+
+test("permission modes: bypass runs a flagged command unasked (deny rules hold), dontAsk denies it unasked", async () => {
+  s = await scenario({ extra: { permissions: { bash: { deny: ["sudo *"] } } } });
+  expect((await s.nova.request({ type: "get_state" })).data.permissionMode).toBe("default");
+  const bad = await s.nova.request({ type: "set_permission_mode", mode: "yolo" });
+  expect(bad.success).toBe(false);
+  expect(bad.error).toContain("mode");
+
+  const run = async (command: string) => {
+    s!.server.enqueue(f.toolCalls([{ id: "p1", name: "bash", args: { command } }]), f.text("finished"));
+    const frames = await promptAndSettle(s!.nova, "go");
+    expect(frames.some((fr) => fr.type === "permission_request")).toBe(false);
+    return frames.find((fr) => fr.type === "tool_execution_end")!;
+  };
+  mkdirSync(join(s.cwd, "build"));
+  expect((await s.nova.request({ type: "set_permission_mode", mode: "dontAsk" })).success).toBe(true);
+  const denied = await run("rm -rf build");
+  expect(denied.isError).toBe(true);
+  expect(denied.result.content[0].text).toContain("the permission mode is dontAsk");
+  expect(existsSync(join(s.cwd, "build"))).toBe(true);
+
+  await s.nova.request({ type: "set_permission_mode", mode: "bypass" });
+  expect((await s.nova.request({ type: "get_state" })).data.permissionMode).toBe("bypass");
+  expect((await run("rm -rf build")).isError).toBe(false);
+  expect(existsSync(join(s.cwd, "build"))).toBe(false);
+  expect((await run("sudo reboot")).result.content[0].text).toContain('deny rule "sudo *"');
+});

@@ -19,6 +19,7 @@ export function stateHandlers(ctx: HandlerContext) {
         sessionName: ctx.session.store.name,
         autoCompactionEnabled: ctx.session.autoCompaction,
         autoRetryEnabled: ctx.session.autoRetry,
+        permissionMode: ctx.session.permissionMode,
         messageCount: ctx.session.messages().length,
         pendingMessageCount: pending,
         queuedMessageCount: pending,
@@ -55,6 +56,9 @@ export function stateHandlers(ctx: HandlerContext) {
     },
     set_auto_retry: (c: CommandOf<"set_auto_retry">) => {
       ctx.session.autoRetry = c.enabled;
+    },
+    set_permission_mode: (c: CommandOf<"set_permission_mode">) => {
+      ctx.session.permissionMode = c.mode;
     },
     set_session_name: (c: CommandOf<"set_session_name">) => {
       ctx.session.setSessionName(c.name);
