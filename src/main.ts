@@ -92,9 +92,9 @@ async function main(argv: string[]): Promise<number> {
     sandbox,
     permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
   };
+  const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
-    const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
     return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume });
   }
   const writer = claimStdout();
@@ -103,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     return runAcpMode(options, writer);
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume });
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

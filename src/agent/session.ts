@@ -393,7 +393,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     if (!this.model && this.models.length > 0) this.applyModel(this.initialModel()!);
     const model = this.model;
     if (!model) {
-      return `No model configured: add a provider to ${configPath(this.options.config)}, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id.`;
+      return `No model configured: add a provider to ${configPath(this.options.config)}, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).`;
     }
     const entry = this.options.config.providers.find((p) => p.name === model.provider);
     return {

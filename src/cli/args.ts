@@ -131,6 +131,7 @@ function checkOneShot(args: Args, modeGiven: boolean): void {
   if (args.print && modeGiven && args.mode !== "json") throw new UsageError(`-p/--print cannot be combined with --mode ${args.mode}`);
   if (args.continue && args.session !== undefined) throw new UsageError("--continue and --session cannot be combined");
   if (args.noSession && (args.continue || args.session !== undefined)) throw new UsageError(`--no-session cannot be combined with ${args.continue ? "--continue" : "--session"}`);
+  if (args.mode === "acp" && (args.continue || args.session !== undefined)) throw new UsageError("--continue and --session do not apply to --mode acp (its client loads sessions with session/load)");
   if (args.print || args.mode === "json") return;
   if (args.quiet) throw new UsageError("--quiet applies to -p/--print only");
   const first = args.prompts[0];

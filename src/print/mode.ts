@@ -12,7 +12,7 @@ import { blockText } from "../core/text.ts";
 import { toFrame } from "../wire/event-frame.ts";
 import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
-import { resumeSession, type Resume } from "./resume.ts";
+import { resumeSession, type Resume } from "../agent/resume.ts";
 
 export interface OneShot {
   /** --mode json; otherwise -p */

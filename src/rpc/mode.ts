@@ -14,9 +14,14 @@ import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
+import { resumeSession, type Resume } from "../agent/resume.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 
-export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWriter, options: { messageSnapshots: boolean }): Promise<number> {
+export async function runRpcMode(
+  sessionOptions: SessionOptions,
+  writer: FrameWriter,
+  options: { messageSnapshots: boolean; resume?: Resume },
+): Promise<number> {
   const snapshots = options.messageSnapshots;
   const { config } = sessionOptions;
   const send = (frame: object) => writer.send(frame);
@@ -44,6 +49,13 @@ export async function runRpcMode(sessionOptions: SessionOptions, writer: FrameWr
     bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
   );
   const server = new RpcServer(writer, createDispatch(context));
+  if (options.resume) {
+    const problem = await resumeSession(conversations.current, options.resume);
+    if (problem) {
+      process.stderr.write(`nova: ${problem}\n`);
+      return 2;
+    }
+  }
 
   let stopping = false;
   const stop = async () => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { tempDir } from "../support/nova.ts";
+import { startNova, tempDir } from "../support/nova.ts";
 import { BINARY, requireBinary } from "../support/targets.ts";
 import { runOnce, scriptedConfig } from "./run.ts";
 
@@ -110,6 +110,24 @@ describe("nova --mode json", () => {
     const gone = await runOnce(["--mode", "json", "--no-session", "first"], { binary, home: home2, cwd });
     expect(gone.code).toBe(0);
     expect(readdirSync(home2).includes("sessions")).toBe(false);
+  });
+
+  test("rpc mode resumes the same way: --continue before ready, --session naming a missing one exits 2", async () => {
+    const home = tempDir("nova-home-");
+    const cwd = tempDir("nova-cwd-");
+    scriptedConfig(home, SCRIPT);
+    const one = frames((await runOnce(["--mode", "json", "first"], { binary, home, cwd })).stdout);
+    const nova = await startNova({ home, cwd, args: ["--continue"] });
+    try {
+      const state = await nova.request({ type: "get_state" });
+      expect(state.data.sessionId).toBe(one[0]!.id);
+      expect(state.data.messageCount).toBe(4);
+    } finally {
+      await nova.stop();
+    }
+    const missing = await runOnce(["--mode", "rpc", "--session", "nope"], { binary, home, cwd, stdin: "" });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--session nope: Session not found: nope");
   });
 
   test("a failed run ends the stream with its agent_settled and exit 1", async () => {

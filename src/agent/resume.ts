@@ -1,8 +1,8 @@
 /**
- * `--continue` and `--session <path|id>`: the one-shot modes go on with an
+ * `--continue` and `--session <path|id>`: rpc, -p and json mode go on with an
  * earlier session instead of starting a new one.
  */
-import type { AgentSession } from "../agent/session.ts";
+import type { AgentSession } from "./session.ts";
 import { listSessions, sessionDirFor } from "../session/index.ts";
 
 export type Resume = { continue: true } | { session: string };
