@@ -57,8 +57,10 @@ export class AcpSession {
   private readonly remembered = new Map<string, boolean>();
 
   constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
-    core.subscribe((event) => this.onEvent(event));
-    core.setFlowControl(() => conn.drained());
+    core.subscribe((event) => {
+      this.onEvent(event);
+      return conn.drained();
+    });
   }
 
   get busy(): boolean {

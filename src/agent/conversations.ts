@@ -29,18 +29,16 @@ export const EXIT_GRACE_MS = 5000;
 export class Conversations {
   current: AgentSession;
   private readonly background = new Map<string, Background>();
-  private listener: ((event: AgentEvent) => void) | undefined;
-  private flow: (() => Promise<void> | undefined) | undefined;
+  private listener: ((event: AgentEvent) => Promise<void> | undefined) | undefined;
   private settledInBackground: ((session: AgentSession, aborted: boolean) => void) | undefined;
 
   constructor(private readonly options: SessionOptions, private readonly limit: number) {
     this.current = this.attach(new AgentSession(options));
   }
 
-  /** Events of the attached conversation only; background ones run unseen. */
-  onEvent(listener: (event: AgentEvent) => void, flow: () => Promise<void> | undefined): void {
+  /** Events of the attached conversation only; background ones run unseen (and never wait for the host). */
+  onEvent(listener: (event: AgentEvent) => Promise<void> | undefined): void {
     this.listener = listener;
-    this.flow = flow;
   }
 
   /** Called when a background conversation finishes its turn, or was aborted (and is disposed). */
@@ -128,13 +126,12 @@ export class Conversations {
 
   private attach(session: AgentSession): AgentSession {
     session.subscribe((event) => {
-      if (session === this.current) this.listener?.(event);
-      else if (event.type === "agent_settled") {
+      if (session === this.current) return this.listener?.(event);
+      if (event.type === "agent_settled") {
         const entry = this.background.get(session.store.sessionId);
         if (entry && this.background.delete(session.store.sessionId)) this.settledInBackground?.(session, entry.stopping);
       }
     });
-    session.setFlowControl(() => (session === this.current ? this.flow?.() : undefined));
     return session;
   }
 

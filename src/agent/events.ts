@@ -47,9 +47,13 @@ export type AgentEvent =
   | { type: "todo_auto_clear"; phases: TodoPhase[] }
   | { type: "compaction_end"; reason: "manual" | "threshold" | "overflow"; before: number; after: number; result?: CompactionResult; aborted: boolean; errorMessage?: string };
 
-/** Where the agent's events go. `ready` lets a slow consumer hold the stream back. */
+/**
+ * Where the agent's events go. The return value carries backpressure: a
+ * promise only while the consumer is full (the stream relay waits for it),
+ * undefined otherwise, so the hot path awaits nothing per delta.
+ */
+export type Emit = (event: AgentEvent) => Promise<void> | undefined;
+
 export interface EventSink {
-  emit(event: AgentEvent): void;
-  /** resolves when the consumer can take more; undefined when it already can */
-  ready(): Promise<void> | undefined;
+  emit: Emit;
 }

@@ -1,135 +1,197 @@
 /**
  * The one place that decides what happens next: turns, tool batches, steering
- * and follow-ups, retries. Everything it reports goes through the host's sink;
- * it never knows about JSON lines. Every agent_start is paired with exactly
- * one agent_end, whatever fails in between.
+ * and follow-ups, retries. It is a function of data (the context, the next
+ * model call, what tools get), an emit and a few hooks; it never knows about
+ * sessions or JSON lines. It owns message_start/message_end for every message
+ * of a run. Every agent_start is paired with exactly one agent_end, whatever
+ * fails in between.
  */
 import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
-import type { EventSink } from "./events.ts";
+import type { Emit } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
-import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
-import { newAssistantMessage, streamAssistantMessage } from "./stream.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
+import { MessageAssembler, newAssistantMessage, type Assembled } from "./assemble.ts";
 import { retryDelay, sleep, type RetrySettings } from "./retry.ts";
 import { runToolCalls } from "./tool-runner.ts";
 
-export interface LoopHost {
-  readonly sink: EventSink;
-  readonly interruptMode: "immediate" | "wait";
-  /** the conversation so far (without the system prompt) */
+/** One model call: who answers, what is asked, and the tools the answer may call. */
+export interface ModelCall {
+  provider: Provider;
+  request: ProviderRequest;
+  tools: readonly Tool[];
+}
+
+/** What a tool gets besides its arguments, the turn's signal and its update callback. */
+export type ToolServices = Omit<ToolContext, "signal" | "onUpdate" | "toolCallId">;
+
+/** What one run needs from its owner. */
+export interface LoopSeam {
+  /** every event of the run; a promise back means the consumer is full, and the stream waits for it */
+  emit: Emit;
+  /** the context so far (read afresh: a compaction during the run replaces it) */
   messages(): AgentMessage[];
-  /**
-   * Adds a finished message to the context: the session entry, then
-   * `afterSave` (events that report the message as done, so a kill after
-   * the host read them cannot lose it), message_start (unless the stream
-   * already announced it), then message_end.
-   */
-  addMessage(message: AgentMessage, announced?: boolean, afterSave?: () => void): void;
-  /** the next request, or the reason none can be made (no model configured) */
-  buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string>;
-  findTool(name: string): Tool | undefined;
-  toolNames(): string[];
-  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void, toolCallId?: string): ToolContext;
-  hasSteering(): boolean;
-  takeSteering(): UserMessage[];
-  takeFollowUp(): UserMessage[];
-  /** undefined when auto-retry is off */
-  retrySettings(): RetrySettings | undefined;
-  /** removes API keys from provider error text before it reaches events, session files or logs */
-  redact(text: string): string;
-  /** a signal that fires on abort_retry (or abort) during one backoff wait */
-  retryWaitSignal(turn: AbortSignal): AbortSignal;
+  /** the next model call from the current context, or the reason none can be made (no model configured) */
+  request(): Promise<ModelCall | string>;
+  /** a finished message joins the context (and the session file) */
+  append(message: AgentMessage): void;
+  tools: ToolServices;
+  hooks?: LoopHooks;
+}
+
+export interface LoopHooks {
+  /** queued steering messages, delivered after the current tool batch */
+  steering?(): UserMessage[];
+  /** true when a queued message should cut the rest of the tool batch (interrupt mode `immediate`) */
+  interrupts?(): boolean;
+  /** queued follow-ups, delivered when the run would stop */
+  followUp?(): UserMessage[];
   /** messages that keep the run going when it would stop (todo reminders) */
   beforeStop?(): UserMessage[];
   /** called before each model request; may compact the context */
   beforeRequest?(signal: AbortSignal): Promise<void>;
-  /** called when a request failed because the context is too long; true = compacted, retry once */
+  /** a request failed because the context is too long; true = compacted, retry once */
   onContextOverflow?(signal: AbortSignal): Promise<boolean>;
+  /** removes API keys from provider error text before it reaches events, session files or logs */
+  redact?(text: string): string;
+  /** automatic retry of failed requests; undefined = off */
+  retry?(): RetrySettings | undefined;
+  /** the backoff wait: true when it ran out, false when cut short (abort, abort_retry) */
+  sleep?(ms: number, signal: AbortSignal): Promise<boolean>;
 }
 
-export async function runLoop(host: LoopHost, initial: UserMessage[], signal: AbortSignal): Promise<void> {
-  const { sink } = host;
-  sink.emit({ type: "agent_start" });
+export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: AbortSignal): Promise<void> {
+  const { emit, hooks = {} } = seam;
+  emit({ type: "agent_start" });
   let pending: AgentMessage[] = initial;
   let turnIndex = 0;
   try {
     for (;;) {
-      sink.emit({ type: "turn_start", turnIndex });
-      for (const message of pending) host.addMessage(message);
+      emit({ type: "turn_start", turnIndex });
+      for (const message of pending) addMessage(seam, message, false);
       pending = [];
-      const { message, badArgs } = await requestAssistant(host, signal);
+      const { message, badArgs, tools } = await requestAssistant(seam, hooks, signal);
       const failed = message.stopReason === "error" || message.stopReason === "aborted";
-      const toolResults = failed ? [] : await runToolCalls(host, message, badArgs, signal);
-      sink.emit({ type: "turn_end", turnIndex, message, toolResults });
+      const toolResults = failed
+        ? []
+        : await runToolCalls(message, badArgs, {
+            tools,
+            services: seam.tools,
+            emit,
+            append: (result, afterSave) => addMessage(seam, result, false, afterSave),
+            interrupts: () => hooks.interrupts?.() ?? false,
+            signal,
+          });
+      emit({ type: "turn_end", turnIndex, message, toolResults });
       turnIndex++;
       if (failed || signal.aborted) break;
-      const steering = host.takeSteering();
+      const steering = hooks.steering?.() ?? [];
       if (steering.length > 0) pending = steering;
       else if (toolResults.length > 0) continue;
-      else pending = host.takeFollowUp();
-      if (pending.length === 0) pending = host.beforeStop?.() ?? [];
+      else pending = hooks.followUp?.() ?? [];
+      if (pending.length === 0) pending = hooks.beforeStop?.() ?? [];
       if (pending.length === 0) break;
     }
   } catch (error) {
     process.stderr.write(`nova: agent loop failed: ${(error as Error)?.stack ?? String(error)}\n`);
   } finally {
-    sink.emit({ type: "agent_end", messages: host.messages() });
+    emit({ type: "agent_end", messages: seam.messages() });
   }
 }
 
+/**
+ * The one place a finished message is reported: saved first, then
+ * `afterSave` (events that report it as done, so a kill after the host read
+ * them cannot lose it), message_start (unless the stream announced it), then
+ * message_end.
+ */
+function addMessage(seam: LoopSeam, message: AgentMessage, announced: boolean, afterSave?: () => void): void {
+  seam.append(message);
+  afterSave?.();
+  if (!announced) seam.emit({ type: "message_start", message });
+  seam.emit({ type: "message_end", message });
+}
+
+interface Answer {
+  message: AssistantMessage;
+  badArgs: Map<string, string>;
+  tools: readonly Tool[];
+}
+
 /** One assistant message, with automatic retries while nothing has reached the host yet. */
-async function requestAssistant(
-  host: LoopHost,
-  signal: AbortSignal,
-): Promise<{ message: AssistantMessage; badArgs: Map<string, string> }> {
-  const { sink } = host;
+async function requestAssistant(seam: LoopSeam, hooks: LoopHooks, signal: AbortSignal): Promise<Answer> {
+  const { emit } = seam;
+  const redact = hooks.redact ?? ((text: string) => text);
   let attempt = 0;
   let compacted = false;
   for (;;) {
-    await host.beforeRequest?.(signal);
-    const next = await host.buildRequest();
-    if (typeof next === "string") return finish(host, failedMessage(next), false, new Map());
-    const outcome = await streamAssistantMessage(next.provider, next.request, signal, sink);
+    await hooks.beforeRequest?.(signal);
+    const call = await seam.request();
+    if (typeof call === "string") return finish(seam, failedMessage(call), false, new Map(), []);
+    const outcome = await streamMessage(emit, call, signal);
     const { message, error, started } = outcome;
     // a provider may echo the key it was sent in its error text
-    if (error) error.message = host.redact(error.message);
-    if (message.errorMessage) message.errorMessage = host.redact(message.errorMessage);
+    if (error) error.message = redact(error.message);
+    if (message.errorMessage) message.errorMessage = redact(message.errorMessage);
     if (error && !started && !signal.aborted) {
-      if (error.contextOverflow && !compacted && host.onContextOverflow) {
+      if (error.contextOverflow && !compacted && hooks.onContextOverflow) {
         compacted = true;
-        if (await host.onContextOverflow(signal)) continue;
+        if (await hooks.onContextOverflow(signal)) continue;
       }
-      const settings = error.retryable ? host.retrySettings() : undefined;
+      const settings = error.retryable ? hooks.retry?.() : undefined;
       if (settings && attempt < settings.maxRetries) {
         attempt++;
-        if (await waitToRetry(host, error, attempt, settings, signal)) continue;
-        sink.emit({ type: "auto_retry_end", success: false, attempt, finalError: error.message });
+        if (await waitToRetry(emit, hooks, error, attempt, settings, signal)) continue;
+        emit({ type: "auto_retry_end", success: false, attempt, finalError: error.message });
         if (signal.aborted) {
           message.stopReason = "aborted";
           message.errorMessage = "Request was aborted";
         }
-        return finish(host, message, started, outcome.badArgs);
+        return finish(seam, message, started, outcome.badArgs, call.tools);
       }
     }
-    if (attempt > 0) sink.emit({ type: "auto_retry_end", success: !error, attempt, finalError: error?.message });
-    return finish(host, message, started, outcome.badArgs);
+    if (attempt > 0) emit({ type: "auto_retry_end", success: !error, attempt, finalError: error?.message });
+    return finish(seam, message, started, outcome.badArgs, call.tools);
   }
 }
 
-async function waitToRetry(
-  host: LoopHost,
-  error: ProviderError,
-  attempt: number,
-  settings: RetrySettings,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const delayMs = retryDelay(error, attempt, settings);
-  host.sink.emit({ type: "auto_retry_start", attempt, maxAttempts: settings.maxRetries, delayMs, errorMessage: error.message });
-  return sleep(delayMs, host.retryWaitSignal(signal));
+/**
+ * Runs one provider stream through the assembler, emitting `start` as
+ * message_start and every other event as message_update. When the consumer
+ * is full, the next provider event waits until it has room.
+ */
+async function streamMessage(emit: Emit, call: ModelCall, signal: AbortSignal): Promise<Assembled> {
+  let full: Promise<void> | undefined;
+  const assembler: MessageAssembler = new MessageAssembler(call.request.model, (event) => {
+    const { message } = assembler;
+    const wait = event.type === "start" ? emit({ type: "message_start", message }) : emit({ type: "message_update", message, assistantMessageEvent: event });
+    if (wait) full = wait;
+  });
+  try {
+    for await (const event of call.provider.stream(call.request, signal)) {
+      assembler.push(event);
+      if (full) {
+        await full;
+        full = undefined;
+      }
+      if (assembler.failed) break;
+    }
+  } catch (thrown) {
+    if (!signal.aborted) assembler.fail(thrown);
+  }
+  const assembled = assembler.finish(signal.aborted);
+  if (full) await full;
+  return assembled;
 }
 
-function finish(host: LoopHost, message: AssistantMessage, started: boolean, badArgs: Map<string, string>) {
-  host.addMessage(message, started);
-  return { message, badArgs };
+async function waitToRetry(emit: Emit, hooks: LoopHooks, error: ProviderError, attempt: number, settings: RetrySettings, signal: AbortSignal): Promise<boolean> {
+  const delayMs = retryDelay(error, attempt, settings);
+  emit({ type: "auto_retry_start", attempt, maxAttempts: settings.maxRetries, delayMs, errorMessage: error.message });
+  return (hooks.sleep ?? sleep)(delayMs, signal);
+}
+
+function finish(seam: LoopSeam, message: AssistantMessage, started: boolean, badArgs: Map<string, string>, tools: readonly Tool[]): Answer {
+  addMessage(seam, message, started);
+  return { message, badArgs, tools };
 }
 
 function failedMessage(reason: string): AssistantMessage {

@@ -10,8 +10,8 @@ import type { AgentMessage, BashExecutionMessage, ImageContent, UserMessage } fr
 import { runShell } from "../tools/bash.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
-import type { Model, Provider, ProviderRequest } from "../providers/types.ts";
-import type { PermissionAsker, Tool, ToolContext, ToolResult } from "../tools/types.ts";
+import type { Model } from "../providers/types.ts";
+import type { PermissionAsker, Tool, ToolContext } from "../tools/types.ts";
 import { clampThinking, getProvider } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
@@ -29,10 +29,10 @@ import { sessionStats } from "./stats.ts";
 import { CommandError } from "./errors.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
-import { runLoop, type LoopHost } from "./loop.ts";
+import { runLoop, type LoopSeam, type ModelCall, type ToolServices } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
 import { estimateContextTokens } from "./tokens.ts";
-import type { RetrySettings } from "./retry.ts";
+import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
 import { parseModelRef } from "../core/model-ref.ts";
 
@@ -70,12 +70,14 @@ export interface SessionOptions {
 }
 
 
+type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
+
 interface Run {
   controller: AbortController;
   done: Promise<void>;
 }
 
-export class AgentSession implements LoopHost, CompactorHost {
+export class AgentSession implements CompactorHost {
   model: Model | undefined;
   thinkingLevel: ThinkingLevel;
   interruptMode: InterruptMode = "immediate";
@@ -95,15 +97,15 @@ export class AgentSession implements LoopHost, CompactorHost {
   private userBash: AbortController | undefined;
   /** bash output that waits for the running turn to end before it joins the context */
   private pendingContext: AgentMessage[] = [];
-  private listeners = new Set<(event: AgentEvent) => void>();
-  private flow: (() => Promise<void> | undefined) | undefined;
+  private listeners = new Set<Listener>();
   private readonly prompts: PromptBuilder;
 
   readonly sink: EventSink = {
     emit: (event) => {
-      for (const listener of this.listeners) listener(event);
+      let full: Promise<void> | undefined;
+      for (const listener of this.listeners) full = listener(event) ?? full;
+      return full;
     },
-    ready: () => this.flow?.(),
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
@@ -132,14 +134,10 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- wiring -----
 
-  subscribe(listener: (event: AgentEvent) => void): () => void {
+  /** A listener that returns a promise is full: the stream relay waits for it. */
+  subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** Lets the consumer of events hold the stream back when it falls behind. */
-  setFlowControl(ready: () => Promise<void> | undefined): void {
-    this.flow = ready;
   }
 
   /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
@@ -380,15 +378,32 @@ export class AgentSession implements LoopHost, CompactorHost {
 
   // ----- the loop's host side -----
 
-  addMessage(message: AgentMessage, announced = false, afterSave?: () => void): void {
-    this.store.append({ type: "message", message });
-    afterSave?.();
-    if (!announced) this.sink.emit({ type: "message_start", message });
-    this.context.push(message);
-    this.sink.emit({ type: "message_end", message });
+  private loopSeam(): LoopSeam {
+    const { queues } = this;
+    return {
+      emit: this.sink.emit,
+      messages: () => this.context,
+      request: () => this.buildRequest(),
+      append: (message) => this.appendQuietly(message),
+      tools: this.toolServices(),
+      hooks: {
+        steering: () => queues.takeSteering(),
+        interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
+        followUp: () => queues.takeFollowUp(),
+        beforeStop: () => this.beforeStop(),
+        beforeRequest: (signal) => this.beforeRequest(signal),
+        onContextOverflow: (signal) => this.onContextOverflow(signal),
+        redact: (text) => this.redact(text),
+        retry: () => (this.autoRetry ? this.options.config.retry : undefined),
+        sleep: (ms, signal) => {
+          this.retryWait = new AbortController();
+          return sleep(ms, AbortSignal.any([signal, this.retryWait.signal]));
+        },
+      },
+    };
   }
 
-  async buildRequest(): Promise<{ provider: Provider; request: ProviderRequest } | string> {
+  async buildRequest(): Promise<ModelCall | string> {
     // models a server listed after start (Ollama's) count for a session that began with none
     if (!this.model && this.models.length > 0) this.applyModel(this.initialModel()!);
     const model = this.model;
@@ -396,14 +411,16 @@ export class AgentSession implements LoopHost, CompactorHost {
       return `No model configured: add a provider to ${configPath(this.options.config)}, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).`;
     }
     const entry = this.options.config.providers.find((p) => p.name === model.provider);
+    const tools = this.tools;
     return {
       provider: getProvider(model.api),
+      tools,
       request: {
         model,
         auth: entry?.auth ?? {},
         systemPrompt: await this.systemPrompt(),
         messages: this.context,
-        tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+        tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         thinkingLevel: this.thinkingLevel,
         idleTimeoutMs: this.options.config.stream.idleTimeoutMs,
         maxLineBytes: this.options.config.stream.maxLineBytes,
@@ -411,38 +428,15 @@ export class AgentSession implements LoopHost, CompactorHost {
     };
   }
 
-  findTool(name: string): Tool | undefined {
-    return this.tools.find((t) => t.name === name);
-  }
-
-  toolNames(): string[] {
-    return this.tools.map((t) => t.name);
-  }
-
-  toolContext(signal: AbortSignal, onUpdate: (partial: ToolResult) => void, toolCallId?: string): ToolContext {
+  private toolServices(): ToolServices {
     const host = this.options.host;
     return {
       cwd: this.cwd,
-      signal,
-      onUpdate,
-      toolCallId,
       askPermission: this.permissionAsker,
       hasUI: this.options.mode === "rpc-ui",
       host: { ui: this.options.mode === "rpc-ui" ? host?.ui : undefined, uris: host?.uris, todos: this.todos, subagents: this.subagentRunner },
       ...this.options.clientServices,
     };
-  }
-
-  hasSteering(): boolean {
-    return this.queues.hasSteering;
-  }
-
-  takeSteering(): UserMessage[] {
-    return this.queues.takeSteering();
-  }
-
-  takeFollowUp(): UserMessage[] {
-    return this.queues.takeFollowUp();
   }
 
   /**
@@ -466,15 +460,6 @@ export class AgentSession implements LoopHost, CompactorHost {
     const secrets = this.options.config.secrets;
     if (this.redactor?.count !== secrets.length) this.redactor = { count: secrets.length, apply: makeRedactor(secrets) };
     return this.redactor.apply(text);
-  }
-
-  retrySettings(): RetrySettings | undefined {
-    return this.autoRetry ? this.options.config.retry : undefined;
-  }
-
-  retryWaitSignal(turn: AbortSignal): AbortSignal {
-    this.retryWait = new AbortController();
-    return AbortSignal.any([turn, this.retryWait.signal]);
   }
 
   // ----- the user's own shell commands -----
@@ -678,7 +663,7 @@ export class AgentSession implements LoopHost, CompactorHost {
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
     run.done = new Promise((resolve) => setImmediate(resolve))
-      .then(() => runLoop(this, initial, controller.signal))
+      .then(() => runLoop(this.loopSeam(), initial, controller.signal))
       .finally(() => this.afterRun(run));
   }
 

@@ -5,21 +5,30 @@
  * the rest of the batch (each skipped call still gets a result the model sees).
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
-import type { LoopHost } from "./loop.ts";
-import { ToolError, type ToolResult } from "../tools/types.ts";
+import type { Emit } from "./events.ts";
+import type { ToolServices } from "./loop.ts";
+import { ToolError, type Tool, type ToolResult } from "../tools/types.ts";
 
-export async function runToolCalls(
-  host: LoopHost,
-  assistant: AssistantMessage,
-  badArgs: Map<string, string>,
-  signal: AbortSignal,
-): Promise<ToolResultMessage[]> {
+/** What a tool batch runs with: the tools the request offered, what they get, and where results go. */
+export interface ToolBatch {
+  tools: readonly Tool[];
+  services: ToolServices;
+  emit: Emit;
+  /** a tool's result message joins the context; `afterSave` runs once it is in the session file */
+  append(message: ToolResultMessage, afterSave: () => void): void;
+  /** true when a queued message should skip the rest of the batch */
+  interrupts(): boolean;
+  signal: AbortSignal;
+}
+
+export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<string, string>, batch: ToolBatch): Promise<ToolResultMessage[]> {
+  const { emit, signal } = batch;
   const calls = assistant.content.filter((c): c is ToolCall => c.type === "toolCall");
   const results: ToolResultMessage[] = [];
   let skipReason: string | undefined;
   for (const call of calls) {
     const args = badArgs.get(call.id) ?? call.arguments;
-    host.sink.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
+    emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
     let result: ToolResult;
     if (signal.aborted) result = errorResult("Tool call was not run: the turn was aborted.");
     else if (skipReason) result = errorResult(skipReason);
@@ -28,7 +37,7 @@ export async function runToolCalls(
       result = errorResult("Tool call was not run: the response hit the output token limit, so its arguments may be incomplete.");
     } else if (badArgs.has(call.id)) {
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
-    } else result = await execute(host, call, signal);
+    } else result = await execute(batch, call);
     const isError = result.isError === true;
     const message: ToolResultMessage = {
       role: "toolResult",
@@ -40,22 +49,24 @@ export async function runToolCalls(
       timestamp: Date.now(),
     };
     // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
-    host.addMessage(message, false, () => host.sink.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
+    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
     results.push(message);
-    if (!skipReason && host.interruptMode === "immediate" && host.hasSteering()) {
+    if (!skipReason && batch.interrupts()) {
       skipReason = "Skipped due to queued user message.";
     }
   }
   return results;
 }
 
-async function execute(host: LoopHost, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-  const tool = host.findTool(call.name);
-  if (!tool) return errorResult(`Tool "${call.name}" not found. Available tools: ${host.toolNames().join(", ")}.`);
-  const onUpdate = (partialResult: ToolResult) =>
-    host.sink.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
+  const { signal } = batch;
+  const tool = batch.tools.find((t) => t.name === call.name);
+  if (!tool) return errorResult(`Tool "${call.name}" not found. Available tools: ${batch.tools.map((t) => t.name).join(", ")}.`);
+  const onUpdate = (partialResult: ToolResult) => {
+    batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+  };
   try {
-    const result = await tool.execute(call.arguments, host.toolContext(signal, onUpdate, call.id));
+    const result = await tool.execute(call.arguments, { ...batch.services, signal, onUpdate, toolCallId: call.id });
     return signal.aborted && !result.isError ? { ...result, isError: false } : result;
   } catch (error) {
     if (error instanceof ToolError) return { ...errorResult(error.message), details: error.details };

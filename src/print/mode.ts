@@ -53,8 +53,10 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   if (how.json) {
     const { store } = session;
     writer.send({ type: "session", version: JSON_HEADER_VERSION, id: store.sessionId, timestamp: store.header.timestamp, cwd: session.cwd });
-    session.subscribe((event: AgentEvent) => writer.send(toFrame(event, false)));
-    session.setFlowControl(() => writer.drained());
+    session.subscribe((event: AgentEvent) => {
+      writer.send(toFrame(event, false));
+      return writer.drained();
+    });
   } else if (progress) session.subscribe((event) => progress.onEvent(event));
 
   let signal: "SIGINT" | "SIGTERM" | undefined;

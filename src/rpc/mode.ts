@@ -38,13 +38,11 @@ export async function runRpcMode(
   );
   context.conversations = conversations;
   const signals = uiSignals(bridge.ui);
-  conversations.onEvent(
-    (event) => {
-      writer.send(toFrame(event, snapshots));
-      signals(event);
-    },
-    () => writer.drained(),
-  );
+  conversations.onEvent((event) => {
+    writer.send(toFrame(event, snapshots));
+    signals(event);
+    return writer.drained();
+  });
   conversations.onBackgroundSettled((session, aborted) =>
     bridge.ui.notify(`Background conversation ${session.store.name ?? session.store.sessionId} ${aborted ? "was aborted" : "finished"}.`, "info"),
   );

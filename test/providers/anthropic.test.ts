@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { anthropic, buildAnthropicRequest, decodeAnthropic } from "../../src/providers/anthropic.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, assistant, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
@@ -114,7 +114,7 @@ describe("anthropic stream", () => {
       fixtures.anthropic.turn([{ thinking: "plan", signature: "sig-9" }, { text: "done" }]),
     );
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "plan", signature: "sig-9" },
+      { type: "thinking", thinking: "plan", thinkingSignature: "sig-9" },
       { type: "text", text: "done" },
     ]);
     const redacted = await decode(
@@ -123,7 +123,7 @@ describe("anthropic stream", () => {
         sse("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } }) +
         sse("message_stop", {}),
     );
-    expect(redacted.blocks).toEqual([{ type: "thinking", thinking: "", signature: "EmwKAhgB", redacted: true }]);
+    expect(redacted.blocks).toEqual([{ type: "thinking", thinking: "", thinkingSignature: "EmwKAhgB", redacted: true }]);
   });
 
   test("ignores unknown events and reports cumulative usage", async () => {
@@ -133,7 +133,7 @@ describe("anthropic stream", () => {
         sse("message_delta", { delta: { stop_reason: "stop_sequence" }, usage: { output_tokens: 12 } }) +
         sse("message_stop", {}),
     );
-    expect(result.usage).toEqual({ input: 9, output: 12, cacheRead: 2, cacheWrite: 4 });
+    expect(result.usage).toMatchObject({ input: 9, output: 12, cacheRead: 2, cacheWrite: 4 });
     expect(result.stop).toBe("stop");
   });
 

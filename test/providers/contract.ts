@@ -9,7 +9,7 @@ import type { Model, Provider, ProviderError, ProviderEvent, ProviderRequest } f
 import { fixtures } from "../support/fixtures/index.ts";
 import type { FixturePart, FixtureToolCall, TurnOptions } from "../support/fixtures/index.ts";
 import { type ProviderServer, type Scripted, startProviderServer } from "../support/provider-server.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { collect, testModel, testRequest } from "./helpers.ts";
 
 export interface FixtureModule {
@@ -99,7 +99,7 @@ export function describeProviderContract(target: ContractTarget) {
       server.enqueue(target.fixture.toolCalls([{ id: "call_one", name: "read", args }], { fragment: 3, chunkSize: 7 }));
       const result = assemble(await stream());
       expect(result.blocks).toHaveLength(1);
-      expect(result.blocks[0]).toMatchObject({ type: "toolCall", name: "read", args });
+      expect(result.blocks[0]).toMatchObject({ type: "toolCall", name: "read", arguments: args });
       expect(result.stop).toBe("toolUse");
     });
 
@@ -111,7 +111,7 @@ export function describeProviderContract(target: ContractTarget) {
         ]),
       );
       const result = assemble(await stream());
-      expect(result.blocks.map((b) => b.type === "toolCall" && [b.name, b.args])).toEqual([
+      expect(result.blocks.map((b) => b.type === "toolCall" && [b.name, b.arguments])).toEqual([
         ["read", { path: "a.ts" }],
         ["bash", { command: "ls -la" }],
       ]);
@@ -142,7 +142,7 @@ export function describeProviderContract(target: ContractTarget) {
         { type: "thinking", thinking: "first thought" },
         { type: "text", text: "let me check" },
         { type: "thinking", thinking: "second thought" },
-        { type: "toolCall", name: "ls", args: { dir: "." } },
+        { type: "toolCall", name: "ls", arguments: { dir: "." } },
       ]);
       expect(result.stop).toBe("toolUse");
     });

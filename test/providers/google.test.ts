@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildGoogleRequest, decodeGoogle, google } from "../../src/providers/google.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
@@ -83,10 +83,10 @@ describe("google stream", () => {
       ),
     );
     expect(result.blocks).toMatchObject([
-      { type: "thinking", thinking: "plan it", signature: "th-sig" },
-      { type: "toolCall", name: "ls", args: { dir: "." }, thoughtSignature: "fc-sig" },
+      { type: "thinking", thinking: "plan it", thinkingSignature: "th-sig" },
+      { type: "toolCall", name: "ls", arguments: { dir: "." }, thoughtSignature: "fc-sig" },
     ]);
-    expect(result.usage).toEqual({ input: 50, output: 7, cacheRead: 20 });
+    expect(result.usage).toMatchObject({ input: 50, output: 7, cacheRead: 20 });
     expect(result.stop).toBe("toolUse");
   });
 
@@ -100,6 +100,6 @@ describe("google stream", () => {
       candidates: [{ content: { parts: [{ text: "ok" }] }, finishReason: "STOP" }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 3, thoughtsTokenCount: 4 },
     });
-    expect((await decode(body)).usage).toEqual({ input: 10, output: 7, cacheRead: 0 });
+    expect((await decode(body)).usage).toMatchObject({ input: 10, output: 7, cacheRead: 0 });
   });
 });

@@ -1,6 +1,7 @@
 /** Shared test plumbing: byte streams from chunks, and the split points that stress a parser. */
 import { type AgentMessage, type AssistantMessage, emptyUsage } from "../../src/core/messages.ts";
 import type { Model, Provider, ProviderEvent, ProviderRequest } from "../../src/providers/types.ts";
+import { MessageAssembler } from "../../src/agent/assemble.ts";
 
 export const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -24,6 +25,21 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/**
+ * Folds provider events with the agent's own assembler, so tests assert on the
+ * message the agent builds, not on chunking. The provider's block indices must
+ * be 0..n-1, and `stop` is the reason the provider itself reported.
+ */
+export function assemble(events: ProviderEvent[]) {
+  const indices = [...new Set(events.flatMap((e) => ("index" in e ? [e.index] : [])))].sort((a, b) => a - b);
+  if (indices.some((index, i) => index !== i)) throw new Error(`block indices are not 0..n-1: ${indices.join(",")}`);
+  const assembler = new MessageAssembler(testModel(), () => {});
+  for (const event of events) assembler.push(event);
+  const { message, error } = assembler.finish(false);
+  const stop = events.findLast((e) => e.type === "stop");
+  return { blocks: message.content, usage: message.usage, stop: stop?.type === "stop" ? stop.reason : undefined, error };
 }
 
 export function testModel(overrides: Partial<Model> = {}): Model {

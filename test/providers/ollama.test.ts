@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildOllamaRequest, decodeOllama, ollama } from "../../src/providers/ollama.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
@@ -54,7 +54,7 @@ describe("ollama stream", () => {
     const result = await decode(
       line({ tool_calls: [{ function: { name: "a", arguments: { x: 1 } } }, { function: { name: "b", arguments: '{"y":2}' } }] }) + line({}, true),
     );
-    expect(result.blocks.map((b) => b.type === "toolCall" && [b.name, b.args])).toEqual([
+    expect(result.blocks.map((b) => b.type === "toolCall" && [b.name, b.arguments])).toEqual([
       ["a", { x: 1 }],
       ["b", { y: 2 }],
     ]);

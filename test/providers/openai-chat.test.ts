@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildChatRequest, decodeChat, openaiChat } from "../../src/providers/openai-chat.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
@@ -83,7 +83,7 @@ describe("openai-chat stream", () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const result = await decode(chunk({ reasoning: "think" }) + chunk({ content: "say" }) + chunk({}, "stop") + "data: [DONE]\n\n");
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "think", signature: "reasoning" },
+      { type: "thinking", thinking: "think", thinkingSignature: "reasoning" },
       { type: "text", text: "say" },
     ]);
     expect(result.stop).toBe("stop");

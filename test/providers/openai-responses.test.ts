@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildResponsesRequest, decodeResponses, openaiResponses } from "../../src/providers/openai-responses.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { assemble } from "./assemble.ts";
+import { assemble } from "./helpers.ts";
 import { describeProviderContract } from "./contract.ts";
 import { BASH_TEXT, PIXEL, SHOT, SUMMARY_TEXT, bodyOf, collect, conversation, testModel, testRequest } from "./helpers.ts";
 
@@ -85,9 +85,9 @@ describe("openai-responses stream", () => {
   test("keeps reasoning items, message ids and call ids for the round trip", async () => {
     const result = await decode(fixtures.openaiResponses.turn([{ thinking: "plan", signature: "enc-1" }, { text: "hi" }, { toolCall: { id: "call_7", name: "ls", args: {} } }]));
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "plan", signature: JSON.stringify({ id: "rs_0", type: "reasoning", summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc-1" }) },
-      { type: "text", text: "hi", signature: "msg_1" },
-      { type: "toolCall", id: "call_7|fc_2", name: "ls", args: {} },
+      { type: "thinking", thinking: "plan", thinkingSignature: JSON.stringify({ id: "rs_0", type: "reasoning", summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc-1" }) },
+      { type: "text", text: "hi", textSignature: "msg_1" },
+      { type: "toolCall", id: "call_7|fc_2", name: "ls", arguments: {} },
     ]);
     expect(result.stop).toBe("toolUse");
   });
@@ -99,7 +99,7 @@ describe("openai-responses stream", () => {
         sse("response.output_item.done", { output_index: 0, item: { ...item, arguments: '{"path":"x"}' } }) +
         sse("response.completed", { response: { status: "completed" } }),
     );
-    expect(result.blocks).toEqual([{ type: "toolCall", id: "call_1|fc_1", name: "read", args: { path: "x" } }]);
+    expect(result.blocks).toEqual([{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "x" } }]);
   });
 
   test("a call with no arguments at all gets empty arguments", async () => {
