@@ -118,6 +118,8 @@ export class AcpAgent {
     const params = parseParams("session/new", newSessionParams, p);
     await requireDirectory("session/new", params.cwd);
     const session = this.open(params.cwd);
+    // on disk at once, so session/load finds a session that never had a prompt
+    session.core.store.writeNow();
     this.sessions.set(session.id, session);
     setImmediate(() => session.advertiseCommands());
     return { sessionId: session.id, configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };

@@ -91,7 +91,7 @@ export class AcpSession {
     let text: string;
     try {
       const result = await this.core.compact(instructions || undefined);
-      text = `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.tokensAfter ?? "?"} after.`;
+      text = `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.estimatedTokensAfter} after.`;
     } catch (error) {
       text = `Nothing was compacted: ${(error as Error).message}`;
     } finally {

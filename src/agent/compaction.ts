@@ -5,39 +5,16 @@
  * starts at a message the provider accepts first.
  */
 import type { AgentMessage } from "../core/messages.ts";
-import type { SessionEntry } from "../session/index.ts";
+import { projectPath, type ContextItem, type SessionEntry } from "../session/index.ts";
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.ts";
 
-export interface ContextItem {
-  entryId: string;
-  message: AgentMessage;
-}
+export type { ContextItem };
 
 /** The entries behind the current context, after the newest compaction (whose summary comes first). */
 export function contextItems(path: readonly SessionEntry[]): { items: ContextItem[]; previousSummary?: string } {
-  let start = 0;
-  let previousSummary: string | undefined;
-  let compactionAt = -1;
-  path.forEach((entry, i) => {
-    if (entry.type === "compaction") compactionAt = i;
-  });
-  const items: ContextItem[] = [];
-  const push = (entry: SessionEntry) => {
-    if (entry.type === "message") items.push({ entryId: entry.id, message: entry.message });
-    else if (entry.type === "branch_summary") {
-      items.push({ entryId: entry.id, message: { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) } });
-    }
-  };
-  if (compactionAt >= 0) {
-    const compaction = path[compactionAt] as Extract<SessionEntry, { type: "compaction" }>;
-    previousSummary = compaction.summary;
-    const firstKept = path.findIndex((e, i) => i < compactionAt && e.id === compaction.firstKeptEntryId);
-    if (firstKept >= 0) path.slice(firstKept, compactionAt).forEach(push);
-    start = compactionAt + 1;
-  }
-  path.slice(start).forEach(push);
-  return { items, previousSummary };
+  const { compaction, items } = projectPath(path);
+  return { items, previousSummary: compaction?.summary };
 }
 
 /** Index of the first item to keep, or undefined when there is nothing older to summarise. */
@@ -101,6 +78,8 @@ function render(message: AgentMessage): string {
         .join("\n")}`;
     case "toolResult":
       return `[Tool result: ${message.toolName}${message.isError ? ", error" : ""}]\n${cap(message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n"))}`;
+    case "custom":
+      return `[Context]\n${cap(typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n"))}`;
     case "bashExecution":
       return `[User ran: ${message.command}] exit ${message.exitCode ?? "?"}\n${cap(message.output)}`;
     case "compactionSummary":

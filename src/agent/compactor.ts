@@ -3,7 +3,7 @@
  * the summary of a handoff: one model call at a time, abortable, and either
  * fully applied (a compaction entry, then the context rebuilt) or not at all.
  */
-import type { CompactionResult, EventSink } from "./events.ts";
+import type { CompactionReason, CompactionResult, EventSink } from "./events.ts";
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import type { SessionStore } from "../session/index.ts";
@@ -20,7 +20,6 @@ export interface CompactorHost {
   reloadContext(): void;
 }
 
-export type CompactionReason = "manual" | "threshold" | "overflow";
 
 export class Compactor {
   private running: AbortController | undefined;
@@ -36,7 +35,10 @@ export class Compactor {
     this.running?.abort();
   }
 
-  /** Automatic compaction inside a run, announced with auto_compaction_start/end; true when it happened. */
+  /**
+   * Automatic compaction inside a run, announced with auto_compaction_start/end
+   * (Pi 0.73's names) around compaction_start/end (Pi 1.6's); true when it happened.
+   */
   async auto(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
     const { sink } = this.host;
     sink.emit({ type: "auto_compaction_start", reason });
@@ -60,6 +62,9 @@ export class Compactor {
     const cut = findCut(items, host.keepRecentTokens);
     if (cut === undefined) throw new CommandError("Nothing to compact: the conversation is shorter than what is kept verbatim.");
     const before = host.contextTokens();
+    // an overflow compaction is followed by the failed request, once more
+    const willRetry = reason === "overflow";
+    host.sink.emit({ type: "compaction_start", reason });
     this.compacting = true;
     try {
       const summary = await this.summary(next, items.slice(0, cut).map((i) => i.message), previousSummary, customInstructions, outer);
@@ -67,12 +72,12 @@ export class Compactor {
       host.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before });
       host.reloadContext();
       const after = host.contextTokens();
-      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, tokensAfter: after };
-      host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false });
+      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, estimatedTokensAfter: after, tokensAfter: after };
+      host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false, willRetry });
       return result;
     } catch (error) {
       const aborted = (error as Error).message === "Compaction aborted";
-      host.sink.emit({ type: "compaction_end", reason, before, after: before, aborted, errorMessage: (error as Error).message });
+      host.sink.emit({ type: "compaction_end", reason, before, after: before, aborted, willRetry: false, errorMessage: (error as Error).message });
       throw error;
     } finally {
       this.compacting = false;

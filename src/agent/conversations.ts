@@ -58,8 +58,8 @@ export class Conversations {
     this.detach(old);
     this.current = this.attach(this.successor(old));
     // the host saw this run start; from its side the run ends here
-    this.listener?.({ type: "agent_end", messages: old.messages() });
-    this.listener?.({ type: "agent_settled" });
+    this.listener?.({ type: "agent_end", messages: old.messages(), willRetry: false });
+    this.listener?.({ type: "agent_settled", aborted: false });
     return { cancelled: false, background: this.info(old, true, displaced, "The streaming conversation continues in the background.") };
   }
 
@@ -74,8 +74,8 @@ export class Conversations {
     const streaming = old.isStreaming;
     if (streaming) {
       this.detach(old);
-      this.listener?.({ type: "agent_end", messages: old.messages() });
-      this.listener?.({ type: "agent_settled" });
+      this.listener?.({ type: "agent_end", messages: old.messages(), willRetry: false });
+      this.listener?.({ type: "agent_settled", aborted: false });
     }
     this.current = entry.session;
     // its run goes on where the host can see it again: a fresh start for the host's count

@@ -94,7 +94,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
   } catch (error) {
     process.stderr.write(`nova: agent loop failed: ${(error as Error)?.stack ?? String(error)}\n`);
   } finally {
-    emit({ type: "agent_end", messages: seam.messages() });
+    emit({ type: "agent_end", messages: seam.messages(), willRetry: false });
   }
 }
 

@@ -12,7 +12,7 @@ import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { thinkingLevels, type ThinkingLevel } from "../core/enums.ts";
 import type { Model } from "../providers/types.ts";
 import type { PermissionAsker, Tool, ToolContext } from "../tools/types.ts";
-import { clampThinking, getProvider } from "../providers/registry.ts";
+import { clampThinking, getProvider, supportedThinkingLevels } from "../providers/registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { askTool } from "../tools/ask.ts";
@@ -39,6 +39,8 @@ import { parseModelRef } from "../core/model-ref.ts";
 export type { QueueMode };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
+/** What became of a prompt, steer or follow-up (Pi's PromptDisposition): a run started, or the message waits in a queue. */
+export type Disposition = "started" | "queued";
 
 export interface SessionOptions {
   config: Config;
@@ -191,28 +193,30 @@ export class AgentSession implements CompactorHost {
   // ----- prompting -----
 
   /** Starts a run, or queues the message when one is running (which then needs a behaviour). */
-  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): void {
-    const message = userMessage(text, images);
-    if (this.run) {
-      if (!behavior) {
-        throw new CommandError(
-          'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
-        );
-      }
-      this.queues.push(behavior, message);
-      return;
+  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): Disposition {
+    if (this.run && !behavior) {
+      throw new CommandError(
+        'Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.',
+      );
     }
-    this.start([message]);
+    return this.startOrQueue(behavior ?? "followUp", userMessage(text, images));
   }
 
-  steer(text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("steer", userMessage(text, images));
+  steer(text: string, images: ImageContent[]): Disposition {
+    return this.startOrQueue("steer", userMessage(text, images));
   }
 
-  followUpMessage(text: string, images: ImageContent[]): void {
-    if (!this.run) return this.start([userMessage(text, images)]);
-    this.queues.push("followUp", userMessage(text, images));
+  followUpMessage(text: string, images: ImageContent[]): Disposition {
+    return this.startOrQueue("followUp", userMessage(text, images));
+  }
+
+  private startOrQueue(behavior: StreamingBehavior, message: UserMessage): Disposition {
+    if (!this.run) {
+      this.start([message]);
+      return "started";
+    }
+    this.queues.push(behavior, message);
+    return "queued";
   }
 
   /** Cancels the turn (fetch, tools, retry wait, permission prompts) and clears the queues. */
@@ -225,9 +229,9 @@ export class AgentSession implements CompactorHost {
     await run.done;
   }
 
-  async abortAndPrompt(text: string, images: ImageContent[]): Promise<void> {
+  async abortAndPrompt(text: string, images: ImageContent[]): Promise<Disposition> {
     await this.abort();
-    this.prompt(text, images);
+    return this.prompt(text, images);
   }
 
   clearQueues(): { steering: string[]; followUp: string[] } {
@@ -292,12 +296,14 @@ export class AgentSession implements CompactorHost {
     if (clamped !== this.thinkingLevel) {
       this.thinkingLevel = clamped;
       this.store.append({ type: "thinking_level_change", thinkingLevel: clamped });
+      this.sink.emit({ type: "thinking_level_changed", level: clamped });
     }
     return clamped;
   }
 
+  /** Every level without a model; otherwise what the model supports (xhigh and max only where declared). */
   availableThinkingLevels(): ThinkingLevel[] {
-    return this.model?.reasoning ? [...thinkingLevels] : ["off"];
+    return this.model ? supportedThinkingLevels(this.model) : [...thinkingLevels];
   }
 
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
@@ -309,8 +315,12 @@ export class AgentSession implements CompactorHost {
 
   private applyModel(model: Model): void {
     this.model = model;
-    this.thinkingLevel = this.clamp(this.thinkingLevel);
+    const level = this.clamp(this.thinkingLevel);
     this.store.append({ type: "model_change", provider: model.provider, modelId: model.id });
+    if (level !== this.thinkingLevel) {
+      this.thinkingLevel = level;
+      this.sink.emit({ type: "thinking_level_changed", level });
+    }
   }
 
   private clamp(level: ThinkingLevel): ThinkingLevel {
@@ -339,6 +349,7 @@ export class AgentSession implements CompactorHost {
     const trimmed = name.trim();
     if (!trimmed) throw new CommandError("Session name cannot be empty");
     this.store.append({ type: "session_info", name: trimmed });
+    this.sink.emit({ type: "session_info_changed", name: trimmed });
   }
 
   lastAssistantText(): string | null {
@@ -469,12 +480,17 @@ export class AgentSession implements CompactorHost {
    * rules. Its output joins the context as a bashExecution message, which the
    * model sees with the next prompt; during a turn it waits for the turn's end.
    */
-  async bash(command: string, excludeFromContext = false) {
+  async bash(command: string, excludeFromContext = false, id?: string) {
     if (this.userBash) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
     const controller = new AbortController();
     this.userBash = controller;
+    const decoder = new TextDecoder();
+    const onChunk = (chunk: Uint8Array) => {
+      const delta = decoder.decode(chunk, { stream: true });
+      if (delta) this.sink.emit({ type: "bash_execution_update", ...(id === undefined ? {} : { id }), delta });
+    };
     try {
-      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false });
+      const result = await runShell(command, { cwd: this.cwd, signal: controller.signal, usePty: false, onChunk });
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
@@ -485,10 +501,10 @@ export class AgentSession implements CompactorHost {
         fullOutputPath: result.fullOutputPath,
         timestamp: Date.now(),
       };
-      if (!excludeFromContext) {
-        if (this.run) this.pendingContext.push(message);
-        else this.appendQuietly(message);
-      }
+      // an excluded result is kept in the file (as Pi does) but never reaches the model
+      if (excludeFromContext) message.excludeFromContext = true;
+      if (this.run) this.pendingContext.push(message);
+      else this.appendQuietly(message);
       const { output, exitCode, cancelled, truncated, fullOutputPath } = message;
       return { output, exitCode, cancelled, truncated, fullOutputPath };
     } finally {
@@ -581,7 +597,8 @@ export class AgentSession implements CompactorHost {
   }
 
   sessionStats() {
-    return sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId });
+    const contextUsage = this.contextUsage();
+    return { ...sessionStats(this.context, { path: this.store.path, sessionId: this.store.sessionId }), ...(contextUsage ? { contextUsage } : {}) };
   }
 
   async exportHtml(outputPath?: string): Promise<{ path: string }> {
@@ -680,7 +697,7 @@ export class AgentSession implements CompactorHost {
       this.todos.clear();
       this.sink.emit({ type: "todo_auto_clear", phases });
     }
-    this.sink.emit({ type: "agent_settled" });
+    this.sink.emit({ type: "agent_settled", aborted: run.controller.signal.aborted });
   }
 
   private newStore(parentSession?: string): SessionStore {

@@ -15,6 +15,7 @@ export function estimateTokens(text: string): number {
 export function estimateMessageTokens(m: AgentMessage): number {
   switch (m.role) {
     case "user":
+    case "custom":
       return typeof m.content === "string" ? estimateTokens(m.content) : contentTokens(m.content);
     case "toolResult":
       return contentTokens(m.content);
@@ -28,7 +29,7 @@ export function estimateMessageTokens(m: AgentMessage): number {
       return Math.ceil(chars / 4);
     }
     case "bashExecution":
-      return estimateTokens(m.command) + estimateTokens(m.output);
+      return m.excludeFromContext ? 0 : estimateTokens(m.command) + estimateTokens(m.output);
     case "compactionSummary":
     case "branchSummary":
       return estimateTokens(m.summary);

@@ -30,6 +30,7 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
     const args = badArgs.get(call.id) ?? call.arguments;
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
     let result: ToolResult;
+    let durationMs: number | undefined;
     if (signal.aborted) result = errorResult("Tool call was not run: the turn was aborted.");
     else if (skipReason) result = errorResult(skipReason);
     else if (assistant.stopReason === "length") {
@@ -37,7 +38,11 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       result = errorResult("Tool call was not run: the response hit the output token limit, so its arguments may be incomplete.");
     } else if (badArgs.has(call.id)) {
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
-    } else result = await execute(batch, call);
+    } else {
+      const started = performance.now();
+      result = await execute(batch, call);
+      durationMs = Math.round(performance.now() - started);
+    }
     const isError = result.isError === true;
     const message: ToolResultMessage = {
       role: "toolResult",
@@ -49,7 +54,7 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       timestamp: Date.now(),
     };
     // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
-    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError }));
+    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) }));
     results.push(message);
     if (!skipReason && batch.interrupts()) {
       skipReason = "Skipped due to queued user message.";

@@ -184,6 +184,7 @@ function build(
         provider: name,
         baseUrl,
         reasoning: m.reasoning,
+        ...(m.thinkingLevels ? { thinkingLevels: m.thinkingLevels } : {}),
         input: m.input,
         contextWindow: m.contextWindow,
         maxTokens: m.maxTokens,

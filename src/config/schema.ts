@@ -17,6 +17,8 @@ const modelSchema = z.strictObject({
   maxTokens: z._default(positiveInt(), 8192),
   input: z._default(z.array(z.enum(["text", "image"])), ["text"]),
   reasoning: z._default(z.boolean(), false),
+  /** the thinking levels the model takes; without it, off through high (xhigh and max must be declared) */
+  thinkingLevels: z.optional(z.array(z.enum(thinkingLevels))),
   replayReasoning: z.optional(z.boolean()),
   cost: z.optional(z.strictObject({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });

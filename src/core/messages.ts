@@ -89,6 +89,8 @@ export interface BashExecutionMessage {
   cancelled: boolean;
   truncated: boolean;
   fullOutputPath?: string;
+  /** kept in the session for the record, never sent to the model (Pi's `!!` commands) */
+  excludeFromContext?: boolean;
   timestamp: number;
 }
 
@@ -106,8 +108,33 @@ export interface BranchSummaryMessage {
   timestamp: number;
 }
 
+/** Context an extension injected in Pi (a custom_message entry); reaches the model as user content. */
+export interface CustomMessage {
+  role: "custom";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+  timestamp: number;
+}
+
+/**
+ * Pi 1.6's record of its system prompt and tool loadout. nova keeps these in
+ * the file as they are but sends its own system prompt, so they never enter
+ * nova's context.
+ */
+export interface SystemMessage {
+  role: "system";
+  content: string;
+  sections?: Record<string, string | null>;
+  toolsAdded?: unknown[];
+  toolsRemoved?: unknown[];
+  timestamp: number;
+}
+
 export type AgentMessage =
   | UserMessage
+  | CustomMessage
   | AssistantMessage
   | ToolResultMessage
   | BashExecutionMessage

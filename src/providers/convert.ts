@@ -7,6 +7,7 @@ import type {
   AgentMessage,
   AssistantMessage,
   BashExecutionMessage,
+  CustomMessage,
   ImageContent,
   TextContent,
   ToolResultMessage,
@@ -49,9 +50,12 @@ export function prepareMessages(messages: AgentMessage[], model: Model): WireMes
       if (message.stopReason === "error" || message.stopReason === "aborted") continue;
       pending = calls;
       out.push(message);
-    } else if (message.role === "user") {
+    } else if (message.role === "user" || message.role === "custom") {
+      // Pi's extension messages reach the model as the user's
       const content = userBlocks(message);
-      out.push({ ...message, content: model.input.includes("image") ? content : blindContent(content) });
+      out.push({ role: "user", content: model.input.includes("image") ? content : blindContent(content), timestamp: message.timestamp });
+    } else if (message.role === "bashExecution" && message.excludeFromContext) {
+      continue;
     } else {
       out.push({ role: "user", content: [{ type: "text", text: contextText(message) }], timestamp: message.timestamp });
     }
@@ -76,7 +80,7 @@ function blindContent(content: (TextContent | ImageContent)[]): (TextContent | I
 }
 
 /** The user-visible text of a bash run, a compaction summary or a branch summary. */
-export function contextText(message: Exclude<AgentMessage, WireMessage>): string {
+export function contextText(message: Exclude<AgentMessage, WireMessage | CustomMessage>): string {
   switch (message.role) {
     case "bashExecution":
       return bashText(message);
@@ -87,8 +91,10 @@ export function contextText(message: Exclude<AgentMessage, WireMessage>): string
   }
 }
 
+/** Word for word what Pi sends, so a session resumed in either agent gives the model the same text. */
 function bashText(message: BashExecutionMessage): string {
-  let text = `Ran \`${message.command}\`\n\`\`\`\n${message.output}\n\`\`\``;
+  let text = `Ran \`${message.command}\`\n`;
+  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
   if (message.cancelled) text += "\n\n(command cancelled)";
   else if (message.exitCode !== undefined && message.exitCode !== 0) text += `\n\nCommand exited with code ${message.exitCode}`;
   if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
@@ -96,7 +102,7 @@ function bashText(message: BashExecutionMessage): string {
 }
 
 /** User content as blocks (a plain string becomes one text block). */
-export function userBlocks(message: UserMessage): (TextContent | ImageContent)[] {
+export function userBlocks(message: UserMessage | CustomMessage): (TextContent | ImageContent)[] {
   return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
 }
 

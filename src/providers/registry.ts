@@ -7,7 +7,7 @@ import { openaiResponses } from "./openai-responses.ts";
 import type { ApiName } from "../core/enums.ts";
 import type { Provider } from "./types.ts";
 
-export { clampThinking } from "./thinking.ts";
+export { clampThinking, supportedThinkingLevels } from "./thinking.ts";
 
 const PROVIDERS: Record<ApiName, Provider> = {
   "openai-chat": openaiChat,

@@ -3,11 +3,28 @@
  * (Anthropic, Gemini) or an effort word (OpenAI). A model without reasoning
  * always runs with thinking off.
  */
-import type { ThinkingLevel } from "../core/enums.ts";
+import { thinkingLevels as LEVELS, type ThinkingLevel } from "../core/enums.ts";
 import type { Model } from "./types.ts";
 
+const STANDARD: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+
+/**
+ * The levels a model takes, in order. As in Pi, `xhigh` and `max` exist only
+ * for a model that declares them; a model without reasoning has only `off`.
+ */
+export function supportedThinkingLevels(model: Model): ThinkingLevel[] {
+  if (!model.reasoning) return ["off"];
+  const declared = model.thinkingLevels;
+  if (!declared) return [...STANDARD];
+  return LEVELS.filter((level) => level === "off" || declared.includes(level));
+}
+
+/** An unsupported level becomes the nearest supported one above it, else the nearest below (Pi's rule). */
 export function clampThinking(level: ThinkingLevel, model: Model): ThinkingLevel {
-  return model.reasoning ? level : "off";
+  const supported = supportedThinkingLevels(model);
+  if (supported.includes(level)) return level;
+  const index = LEVELS.indexOf(level);
+  return LEVELS.slice(index + 1).find((l) => supported.includes(l)) ?? LEVELS.slice(0, index).findLast((l) => supported.includes(l)) ?? "off";
 }
 
 const BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {

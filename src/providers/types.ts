@@ -23,6 +23,8 @@ export interface Model {
   provider: string;
   baseUrl: string;
   reasoning: boolean;
+  /** the thinking levels a reasoning model takes, when the config lists them; otherwise off through high */
+  thinkingLevels?: ThinkingLevel[];
   input: ("text" | "image")[];
   contextWindow: number;
   maxTokens: number;

@@ -4,7 +4,7 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
-import { todoStatuses } from "../core/enums.ts";
+import { thinkingLevels, todoStatuses } from "../core/enums.ts";
 
 export function frameSchemas(): Record<string, z.ZodType> {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
@@ -47,6 +47,15 @@ export function frameSchemas(): Record<string, z.ZodType> {
       cancelled: z.boolean(),
       truncated: z.boolean(),
       fullOutputPath: z.string().optional(),
+      excludeFromContext: z.boolean().optional(),
+      timestamp: z.number(),
+    }),
+    z.object({
+      role: z.literal("custom"),
+      customType: z.string(),
+      content: z.union([z.string(), z.array(z.discriminatedUnion("type", [text, image]))]),
+      display: z.boolean(),
+      details: z.unknown().optional(),
       timestamp: z.number(),
     }),
     z.object({ role: z.literal("compactionSummary"), summary: z.string(), tokensBefore: z.number(), timestamp: z.number() }),
@@ -64,7 +73,16 @@ export function frameSchemas(): Record<string, z.ZodType> {
     z.object({ type: z.literal("toolcall_delta"), contentIndex: z.number(), delta: z.string() }),
     z.object({ type: z.literal("toolcall_end"), contentIndex: z.number(), toolCall }),
   ]);
-  const compactionResult = z.object({ summary: z.string(), firstKeptEntryId: z.string(), tokensBefore: z.number(), tokensAfter: z.number().optional() });
+  const compactionResult = z.object({
+    summary: z.string(),
+    firstKeptEntryId: z.string(),
+    tokensBefore: z.number(),
+    estimatedTokensAfter: z.number(),
+    tokensAfter: z.number(),
+    usage: usage.optional(),
+    details: z.unknown().optional(),
+  });
+  const compactionReason = z.enum(["manual", "threshold", "overflow"]);
   const todoTask = z.object({ content: z.string(), status: z.enum(todoStatuses) });
   const todoPhase = z.object({ name: z.string(), tasks: z.array(todoTask) });
   const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
@@ -79,33 +97,39 @@ export function frameSchemas(): Record<string, z.ZodType> {
       event("response", { id: z.string().optional(), command: z.string(), success: z.literal(false), error: z.string() }),
     ]),
     agent_start: event("agent_start", {}),
-    agent_end: event("agent_end", { messages: z.array(message) }),
-    agent_settled: event("agent_settled", {}),
+    agent_end: event("agent_end", { messages: z.array(message), willRetry: z.boolean() }),
+    agent_settled: event("agent_settled", { aborted: z.boolean() }),
     turn_start: event("turn_start", { turnIndex: z.number() }),
     turn_end: event("turn_end", { turnIndex: z.number(), message: assistant, toolResults: z.array(toolResultMessage) }),
     message_start: event("message_start", { message }),
     message_update: event("message_update", {
       message: z.union([assistant, z.object({ role: z.literal("assistant"), provider: z.string(), model: z.string() })]),
       assistantMessageEvent: blockEvent,
+      usage,
     }),
     message_end: event("message_end", { message }),
     tool_execution_start: event("tool_execution_start", { toolCallId: z.string(), toolName: z.string(), args }),
     tool_execution_update: event("tool_execution_update", { toolCallId: z.string(), toolName: z.string(), args, partialResult: toolResult }),
-    tool_execution_end: event("tool_execution_end", { toolCallId: z.string(), toolName: z.string(), result: toolResult, isError: z.boolean() }),
+    tool_execution_end: event("tool_execution_end", { toolCallId: z.string(), toolName: z.string(), result: toolResult, isError: z.boolean(), durationMs: z.number().optional() }),
     permission_request: event("permission_request", { requestId: z.number(), toolName: z.string(), command: z.string() }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),
     auto_compaction_start: event("auto_compaction_start", { reason: z.enum(["threshold", "overflow"]) }),
     auto_compaction_end: event("auto_compaction_end", { result: compactionResult.optional(), aborted: z.boolean(), willRetry: z.boolean(), errorMessage: z.string().optional() }),
+    compaction_start: event("compaction_start", { reason: compactionReason }),
     compaction_end: event("compaction_end", {
-      reason: z.enum(["manual", "threshold", "overflow"]),
+      reason: compactionReason,
       before: z.number(),
       after: z.number(),
       result: compactionResult.optional(),
       aborted: z.boolean(),
+      willRetry: z.boolean(),
       errorMessage: z.string().optional(),
     }),
+    thinking_level_changed: event("thinking_level_changed", { level: z.enum(thinkingLevels) }),
+    session_info_changed: event("session_info_changed", { name: z.string().optional() }),
+    bash_execution_update: event("bash_execution_update", { id: z.string().optional(), delta: z.string() }),
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),
     todo_auto_clear: event("todo_auto_clear", { phases: z.array(todoPhase) }),
     host_tool_call: event("host_tool_call", { id: z.string(), toolCallId: z.string(), toolName: z.string(), arguments: z.record(z.string(), z.unknown()) }),

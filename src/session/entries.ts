@@ -1,12 +1,14 @@
 /**
- * The on-disk shapes of a session file, in Pi's format so that Pi tooling (and
- * Pi's own tests) can read nova sessions: one header line, then one entry per
- * line, each entry pointing at its parent so the file holds a tree.
+ * The on-disk shapes of a session file, in Pi's current format (version 3,
+ * as Pi 1.6 writes it) so that Pi opens nova's sessions and nova opens Pi's:
+ * one header line, then one entry per line, each entry pointing at its parent
+ * so the file holds a tree. nova's own version-1 files have the same tree
+ * shape and are read unchanged.
  */
-import type { AgentMessage } from "../core/messages.ts";
+import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from "../core/messages.ts";
 import type { ThinkingLevel } from "../core/enums.ts";
 
-export const SESSION_VERSION = 1;
+export const SESSION_VERSION = 3;
 
 export interface SessionHeader {
   type: "session";
@@ -29,7 +31,8 @@ interface EntryBase {
 
 export interface MessageEntry extends EntryBase {
   type: "message";
-  message: AgentMessage;
+  /** a system message is Pi's record of its prompt; nova keeps it and never sends it */
+  message: AgentMessage | SystemMessage;
 }
 
 export interface ModelChangeEntry extends EntryBase {
@@ -49,7 +52,11 @@ export interface CompactionEntry extends EntryBase {
   /** entries on the path from this id on are kept verbatim after the summary */
   firstKeptEntryId: string;
   tokensBefore: number;
+  /** Pi's prompt and tool checkpoint at the cut; nova sends its own system prompt */
+  systemMessage?: SystemMessage;
+  usage?: Usage;
   details?: unknown;
+  fromHook?: boolean;
 }
 
 export interface BranchSummaryEntry extends EntryBase {
@@ -67,7 +74,40 @@ export interface SessionInfoEntry extends EntryBase {
 export interface LabelEntry extends EntryBase {
   type: "label";
   targetId: string;
-  label: string;
+  /** absent: the target's label is cleared */
+  label?: string;
+}
+
+/** Pi 1.6: changes what one earlier entry contributes to the model's context; null leaves it out. */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: { content: string | (TextContent | ImageContent)[] } | null;
+}
+
+/** Pi: context an extension injected; reaches the model as user content. */
+export interface CustomMessageEntry extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+}
+
+/** Pi: an extension's own state; never part of the context. */
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+
+/** Pi: usage billed outside an assistant message (cache warming); never part of the context. */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
 }
 
 /**
@@ -82,7 +122,11 @@ export type SessionEntry =
   | CompactionEntry
   | BranchSummaryEntry
   | SessionInfoEntry
-  | LabelEntry;
+  | LabelEntry
+  | ContextEditEntry
+  | CustomMessageEntry
+  | CustomEntry
+  | UsageEntry;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -70,7 +70,8 @@ class Page {
   message(message: AgentMessage): void {
     switch (message.role) {
       case "user":
-        this.#open("user", "User");
+      case "custom":
+        this.#open("user", message.role === "user" ? "User" : `Context · ${message.customType}`);
         if (typeof message.content === "string") this.#paragraphs(message.content);
         else this.#contents(message.content, (text) => this.#paragraphs(text));
         break;

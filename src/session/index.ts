@@ -1,8 +1,11 @@
 /** Session persistence and export: what the agent and the RPC handlers import. */
-export { buildContext, type SessionContext } from "./context.ts";
+export { buildContext, projectPath, type ContextItem, type SessionContext } from "./context.ts";
 export type {
   BranchSummaryEntry,
   CompactionEntry,
+  ContextEditEntry,
+  CustomEntry,
+  CustomMessageEntry,
   EntryInput,
   LabelEntry,
   MessageEntry,
@@ -11,8 +14,10 @@ export type {
   SessionHeader,
   SessionInfoEntry,
   ThinkingLevelChangeEntry,
+  UsageEntry,
 } from "./entries.ts";
 export { exportHtml, writeExport, type ExportInput, type ExportOptions } from "./export-html.ts";
 export { findSessionById, listSessions, locateSession, sessionDirFor, type SessionListing } from "./paths.ts";
 export { makeRedactor, REDACTED, type Redactor } from "./redact.ts";
+export { entriesSince, sessionTree, type TreeNode } from "./tree.ts";
 export { SessionStore, type CreateOptions, type OpenedSession } from "./store.ts";

@@ -129,7 +129,7 @@ export class SessionStore {
     const ids = new Map<string, string>();
     for (const { id, parentId: _, ...entry } of entries) {
       if (entry.type === "compaction") entry.firstKeptEntryId = ids.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId;
-      if (entry.type === "label") entry.targetId = ids.get(entry.targetId) ?? entry.targetId;
+      if (entry.type === "label" || entry.type === "context_edit") entry.targetId = ids.get(entry.targetId) ?? entry.targetId;
       ids.set(id, this.append(entry).id);
     }
   }
@@ -163,6 +163,11 @@ export class SessionStore {
     if (this.#fd === undefined) return;
     closeSync(this.#fd);
     this.#fd = undefined;
+  }
+
+  /** Writes the header now if nothing is on disk yet, so the session can be found before its first entry. */
+  writeNow(): void {
+    if (this.#unwritten) this.#materialize();
   }
 
   /** whether the file exists yet */

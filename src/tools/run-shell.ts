@@ -12,6 +12,8 @@ export interface ShellOptions {
   timeoutMs?: number;
   /** the output so far (its shown tail, not a delta), throttled */
   onOutput?: (accumulatedTail: string) => void;
+  /** every chunk of output as it arrives, unthrottled (the host's own `bash` streams these) */
+  onChunk?: (chunk: Uint8Array) => void;
   /** run under a pseudo-terminal, so programs behave as in a terminal */
   usePty?: boolean;
   /** confines the shell (src/sandbox/); absent: it runs with the user's rights */
@@ -49,6 +51,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   const updates = throttle(() => opts.onOutput?.(buffer.tail().text), UPDATE_INTERVAL_MS);
   const onData = (chunk: Uint8Array) => {
     buffer.push(chunk);
+    opts.onChunk?.(chunk);
     if (opts.onOutput) updates.request();
   };
   const env = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };

@@ -67,6 +67,26 @@ test("a session loaded in a new process replays user, thought, agent and tool up
   expect(history).toContain("Done.");
 });
 
+test("a session created with session/new and never prompted loads in a new process with an empty history", async () => {
+  server = await startProviderServer();
+  const home = tempDir("nova-acp-home-");
+  const cwd = tempDir("nova-acp-cwd-");
+  const first = await startAcp({ server, home, cwd });
+  open.push(first);
+  await first.initialize();
+  const { sessionId } = await first.conn.newSession({ cwd, mcpServers: [] });
+  expect(await first.close()).toBe(0);
+
+  const second = await startAcp({ server, home, cwd });
+  open.push(second);
+  await second.initialize();
+  await second.conn.loadSession({ sessionId, cwd, mcpServers: [] });
+  expect(second.client.kinds().filter((k) => k !== "available_commands_update")).toEqual([]);
+  server.enqueue(f.text("Fresh start."));
+  expect((await second.conn.prompt({ sessionId, prompt: [{ type: "text", text: "hello" }] })).stopReason).toBe("end_turn");
+  expect(server.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role !== "system")).toEqual([{ role: "user", content: "hello" }]);
+});
+
 test("loading an unknown session is resource-not-found", async () => {
   const n = await startAcp();
   open.push(n);

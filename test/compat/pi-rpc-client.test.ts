@@ -82,7 +82,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     expect(end.messages.map((m: any) => m.role).slice(-2)).toEqual(["user", "assistant"]);
     expect(end.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop", content: [{ type: "text", text: "Hello from nova" }], usage: { input: 10, output: 5 } });
     // agent_settled (later Pi versions have it too) follows: nothing more will happen on its own.
-    expect(await settled).toEqual({ type: "agent_settled" });
+    expect(await settled).toEqual({ type: "agent_settled", aborted: false });
 
     const messages = await client.getMessages();
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);

@@ -35,8 +35,26 @@ test("abort_bash is answered while bash runs and stops it", async () => {
   expect(Date.now() - started).toBeLessThan(5000);
 });
 
-test("excludeFromContext keeps the output out of the conversation", async () => {
+test("excludeFromContext keeps the output out of the model's context but in the session, marked", async () => {
   s = await scenario();
   await s.nova.request({ type: "bash", command: "echo private", excludeFromContext: true });
-  expect((await s.nova.request({ type: "get_messages" })).data.messages).toEqual([]);
+  expect((await s.nova.request({ type: "get_messages" })).data.messages).toMatchObject([{ role: "bashExecution", command: "echo private", excludeFromContext: true }]);
+  const { entries } = (await s.nova.request({ type: "get_entries" })).data;
+  expect(entries).toMatchObject([{ type: "message", message: { role: "bashExecution", output: "private\n", excludeFromContext: true } }]);
+  s.server.enqueue(fixtures.openaiChat.text("seen"));
+  await promptAndSettle(s.nova, "anything?");
+  expect(JSON.stringify(s.server.requests[0].body)).not.toContain("private");
+  expect(s.server.requests[0].body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+});
+
+test("bash_execution_update streams the output with the command's id while it runs", async () => {
+  s = await scenario();
+  const r = await s.nova.request({ id: "sh-1", type: "bash", command: "echo first; sleep 0.2; echo second" });
+  expect(r.data.output).toBe("first\nsecond\n");
+  const updates = s.nova.frames.filter((f) => f.type === "bash_execution_update");
+  expect(updates.length).toBeGreaterThanOrEqual(2);
+  expect(updates.every((u) => u.id === "sh-1")).toBe(true);
+  expect(updates.map((u) => u.delta).join("")).toBe("first\nsecond\n");
+  // every update precedes the response
+  expect(s.nova.frames.indexOf(updates.at(-1)!)).toBeLessThan(s.nova.frames.findIndex((f) => f.type === "response" && f.id === "sh-1"));
 });

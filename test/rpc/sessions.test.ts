@@ -240,8 +240,13 @@ describe("compaction", () => {
     await promptAndSettle(s.nova, "first");
     const frames = await promptAndSettle(s.nova, "second");
     const kinds = frames.filter((fr) => /compaction/.test(fr.type)).map((fr) => fr.type);
-    expect(kinds).toEqual(["auto_compaction_start", "compaction_end", "auto_compaction_end"]);
+    // Pi 0.73's auto_compaction_* around Pi 1.6's compaction_start/end
+    expect(kinds).toEqual(["auto_compaction_start", "compaction_start", "compaction_end", "auto_compaction_end"]);
     expect(frames.find((fr) => fr.type === "auto_compaction_start")!.reason).toBe("threshold");
+    expect(frames.find((fr) => fr.type === "compaction_start")!.reason).toBe("threshold");
+    const end = frames.find((fr) => fr.type === "compaction_end")!;
+    expect(end).toMatchObject({ reason: "threshold", aborted: false, willRetry: false, result: { summary: "SUMMARY", tokensBefore: end.before, estimatedTokensAfter: end.after } });
+    expect(end.result.firstKeptEntryId).toBeString();
     expect(frames.find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("after compaction");
     expect(JSON.stringify(s.server.requests[2].body)).toContain("SUMMARY");
   });

@@ -43,7 +43,7 @@ describe("SessionStore", () => {
     const [header, ...entries] = fileLines(path);
     expect(header).toEqual({
       type: "session",
-      version: 1,
+      version: 3,
       id: store.sessionId,
       timestamp: expect.any(String),
       cwd: "/work/app",
@@ -162,5 +162,30 @@ describe("SessionStore.appendCopy", () => {
     const label = entries[4] as Extract<(typeof entries)[number], { type: "label" }>;
     expect(label.targetId).toBe(entries[0].id);
     expect(copy.buildContext()).toEqual(source.buildContext());
+  });
+});
+
+describe("nova's version-1 files", () => {
+  test("still open: the same tree, context and name, and appends continue them unchanged", async () => {
+    const path = join(dir, "v1.jsonl");
+    const lines = [
+      { type: "session", version: 1, id: "old-session", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app" },
+      { type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: user("old question") },
+      { type: "message", id: "a2", parentId: "a1", timestamp: "2026-01-01T00:00:02.000Z", message: assistant([{ type: "text", text: "old answer" }]) },
+      { type: "session_info", id: "a3", parentId: "a2", timestamp: "2026-01-01T00:00:03.000Z", name: "from v1" },
+    ];
+    const text = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+    writeFileSync(path, text);
+    const { store, warnings } = await SessionStore.open(path);
+    expect(warnings).toEqual([]);
+    expect(store.header.version).toBe(1);
+    expect(store.name).toBe("from v1");
+    expect(store.leafId).toBe("a3");
+    expect(store.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    store.append({ type: "message", message: user("new question") });
+    store.close();
+    const after = readFileSync(path, "utf8");
+    expect(after.startsWith(text)).toBe(true);
+    expect(fileLines(path).at(-1)).toMatchObject({ type: "message", parentId: "a3" });
   });
 });

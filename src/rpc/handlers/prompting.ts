@@ -2,6 +2,7 @@
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
 import type { ImageContent } from "../../core/messages.ts";
+import type { Disposition } from "../../agent/session.ts";
 import { validateImages } from "../../tools/images.ts";
 
 /** Images are checked on arrival so a bad one rejects the command and nothing is queued. */
@@ -12,21 +13,23 @@ function images(list: unknown[] | undefined): ImageContent[] {
   return result.images;
 }
 
+/** Pi 1.6's answer to a prompt, steer or follow-up: whether a run started or the message waits. */
+function answer(disposition: Disposition) {
+  return { agentInvoked: true, disposition };
+}
+
 export function promptingHandlers(ctx: HandlerContext) {
   return {
-    prompt: (c: CommandOf<"prompt">) => {
-      ctx.session.prompt(c.message, images(c.images), c.streamingBehavior);
-      // every accepted prompt reaches the agent: nova has no local-only slash commands
-      return { agentInvoked: true };
-    },
-    steer: (c: CommandOf<"steer">) => ctx.session.steer(c.message, images(c.images)),
-    follow_up: (c: CommandOf<"follow_up">) => ctx.session.followUpMessage(c.message, images(c.images)),
+    // every accepted prompt reaches the agent (nova has no local-only slash commands): agentInvoked is always true
+    prompt: (c: CommandOf<"prompt">) => answer(ctx.session.prompt(c.message, images(c.images), c.streamingBehavior)),
+    steer: (c: CommandOf<"steer">) => answer(ctx.session.steer(c.message, images(c.images))),
+    follow_up: (c: CommandOf<"follow_up">) => answer(ctx.session.followUpMessage(c.message, images(c.images))),
     abort: () => ctx.session.abort(),
-    abort_and_prompt: (c: CommandOf<"abort_and_prompt">) => ctx.session.abortAndPrompt(c.message, images(c.images)),
+    abort_and_prompt: async (c: CommandOf<"abort_and_prompt">) => answer(await ctx.session.abortAndPrompt(c.message, images(c.images))),
     permission_response: (c: CommandOf<"permission_response">) => ctx.session.answerPermission(c.requestId, c.approved),
     clear_queue: () => ctx.session.clearQueues(),
     abort_retry: () => ctx.session.abortRetry(),
-    bash: (c: CommandOf<"bash">) => ctx.session.bash(c.command, c.excludeFromContext),
+    bash: (c: CommandOf<"bash">) => ctx.session.bash(c.command, c.excludeFromContext, c.id),
     abort_bash: () => ctx.session.abortBash(),
   };
 }

@@ -1,6 +1,8 @@
 /** Session files, branching, stats, export and compaction. */
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
+import { CommandError } from "../../agent/errors.ts";
+import { entriesSince, sessionTree } from "../../session/index.ts";
 
 export function sessionHandlers(ctx: HandlerContext) {
   return {
@@ -18,6 +20,13 @@ export function sessionHandlers(ctx: HandlerContext) {
     clone: () => ctx.session.clone(),
     get_branch_messages: () => ctx.session.branchMessages(),
     get_fork_messages: () => ctx.session.branchMessages(),
+    get_entries: (c: CommandOf<"get_entries">) => {
+      const { store } = ctx.session;
+      const entries = entriesSince(store.entries, c.since);
+      if (!entries) throw new CommandError(`Entry not found: since "${c.since}" is not the id of an entry in session ${store.sessionId}`);
+      return { entries, leafId: store.leafId };
+    },
+    get_tree: () => ({ tree: sessionTree(ctx.session.store.entries), leafId: ctx.session.store.leafId }),
     get_session_stats: () => ctx.session.sessionStats(),
     export_html: (c: CommandOf<"export_html">) => ctx.session.exportHtml(c.outputPath),
     compact: (c: CommandOf<"compact">) => ctx.session.compact(c.customInstructions),
