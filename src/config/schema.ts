@@ -2,6 +2,10 @@
  * The config file's shape (PROTOCOL.md §8), validated with zod. Written with
  * zod/mini: a config file is read at every start, and mini builds and checks
  * this schema in a fraction of the time classic zod takes.
+ *
+ * Every object is a `z.strictObject`: a key the schema does not name is an
+ * error (`config/unknown-keys.ts` words it), so adding a field here is all a
+ * new setting needs, and test/config/messages.test.ts fails on a plain one.
  */
 import * as z from "zod/mini";
 import { apiNames, permissionModes, sandboxModes, thinkingLevels } from "../core/enums.ts";
@@ -88,7 +92,7 @@ export const configSchema = z.strictObject({
     sandboxDefaults,
   ),
   checkpoints: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       maxFileBytes: z._default(positiveInt(), 10 * 1024 * 1024),
       maxFiles: z._default(positiveInt(), 50_000),

@@ -50,6 +50,20 @@ describe("unknown keys", () => {
     expect(nearest("colour", ["models", "api"])).toBeUndefined();
   });
 
+  test("every object in the config schema is strict, so no section accepts keys in silence", () => {
+    const loose: string[] = [];
+    const walk = (node: any, path: string) => {
+      const def = node?._zod?.def;
+      if (!def) return;
+      if (def.type === "object") {
+        if (def.catchall?._zod?.def?.type !== "never") loose.push(path || "(top)");
+        for (const [key, value] of Object.entries(def.shape)) walk(value, path ? `${path}.${key}` : key);
+      } else walk(def.innerType ?? def.valueType ?? def.element, path);
+    };
+    walk(configSchema, "");
+    expect(loose).toEqual([]);
+  });
+
   test("the documented example config is accepted as a whole", async () => {
     const doc = readFileSync(join(import.meta.dir, "../../docs/config.md"), "utf8");
     const example = doc.slice(doc.indexOf("```yaml") + 7, doc.indexOf("```", doc.indexOf("```yaml") + 7));
