@@ -52,7 +52,7 @@ export class AcpAgent {
         if (s.status === "connected") for (const session of this.sessions.values()) if (!scope || scope === session.id) session.advertiseCommands();
       },
       onNotice: log,
-    });
+    }, base.sandbox);
   }
 
   handlers(): Handlers {

@@ -19,7 +19,12 @@ export interface ConnectOptions {
   onClose(): void;
   onToolsChanged(): void;
   onPromptsChanged(): void;
+  /** runs a stdio server confined (the OS sandbox, with sandbox.mcp): its argv, wrapped */
+  wrap?: StdioWrap;
 }
+
+/** The argv that runs `argv` in `cwd` inside the OS sandbox. */
+export type StdioWrap = (argv: string[], cwd: string) => string[];
 
 /**
  * Connects and initializes. A URL without a pinned `type` tries streamable
@@ -86,9 +91,11 @@ async function open(sdk: Sdk, transport: Transport, options: ConnectOptions): Pr
  * line so the caller can prefix it, and never reaches stdout.
  */
 async function stdio(sdk: Sdk, spec: Extract<McpServerSpec, { command: string }>, options: ConnectOptions): Promise<Transport> {
+  const plain = [spec.command, ...(spec.args ?? [])];
+  const [command, ...args] = options.wrap ? options.wrap(plain, spec.cwd ?? process.cwd()) : plain;
   const transport = new sdk.StdioClientTransport({
-    command: spec.command,
-    args: spec.args,
+    command: command!,
+    args,
     env: { ...sdk.getDefaultEnvironment(), ...spec.env },
     cwd: spec.cwd,
     stderr: "pipe",

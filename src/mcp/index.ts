@@ -54,11 +54,20 @@ export class McpHub {
   }
 }
 
-/** The hub of a front end, from the config's MCP settings. */
+/** The OS sandbox, as far as MCP needs it (src/sandbox/ implements it). */
+export interface McpSandbox {
+  readonly status: { readonly active: boolean };
+  wrap(argv: string[], cwd: string, opts: { pty: boolean }): string[];
+}
+
+/** The hub of a front end, from the config's MCP settings; stdio servers run in the sandbox when `sandbox.mcp` says so. */
 export function createMcp(
-  config: { mcp: McpManagerOptions["settings"]; mcpPermissions: McpManagerOptions["rules"] },
+  config: { mcp: McpManagerOptions["settings"]; mcpPermissions: McpManagerOptions["rules"]; sandbox: { mcp: boolean } },
   disabled: boolean,
   events: Pick<Options, "onStatus" | "onNotice">,
+  sandbox?: McpSandbox,
 ): McpHub {
-  return new McpHub({ settings: config.mcp, rules: config.mcpPermissions, disabled, ...events });
+  const confined = config.sandbox.mcp && sandbox?.status.active ? sandbox : undefined;
+  const wrap = confined ? (argv: string[], cwd: string) => confined.wrap(argv, cwd, { pty: false }) : undefined;
+  return new McpHub({ settings: config.mcp, rules: config.mcpPermissions, disabled, ...events, wrap });
 }

@@ -10,6 +10,7 @@ import type { ImageContent } from "../core/messages.ts";
 import type { McpTool } from "./types.ts";
 import { qualifiedName, uniqueNames } from "./names.ts";
 import { promptArguments, promptCommand, promptMessage, slashCommand, type PromptCommand } from "./prompts.ts";
+import type { StdioWrap } from "./connect.ts";
 import { McpServer, type RemotePrompt, type ServerSource, type ServerState } from "./server.ts";
 import { mcpTool, type McpRules } from "./tool.ts";
 
@@ -41,6 +42,8 @@ export interface McpManagerOptions {
   onNotice(text: string, scope: string | undefined): void;
   /** one line for nova's stderr */
   log(line: string): void;
+  /** stdio servers run in the OS sandbox (sandbox.mcp: true while the sandbox is on) */
+  wrap?: StdioWrap;
 }
 
 /** What a session sees: the servers of the process plus those of its own scope (an ACP session). */
@@ -160,6 +163,7 @@ export class McpManager {
           this.options.onStatus(status, server.scope);
         },
         stderr: (server, line) => this.options.log(`[mcp ${server.name}] ${line}`),
+        wrap: this.options.wrap,
       },
       this.options.disabled ? "--no-mcp" : undefined,
     );

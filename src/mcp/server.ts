@@ -5,7 +5,7 @@
  * it, and the next use starts it again, waiting longer after each failure.
  */
 import type { McpServerSpec } from "../config/schema.ts";
-import { connect, type Client } from "./connect.ts";
+import { connect, type Client, type StdioWrap } from "./connect.ts";
 import type { McpCallResult } from "./results.ts";
 import { McpCallError } from "./types.ts";
 
@@ -33,6 +33,8 @@ export interface ServerHooks {
   /** state, error, tools or prompts changed */
   changed(server: McpServer): void;
   stderr(server: McpServer, line: string): void;
+  /** stdio servers run in the OS sandbox (sandbox.mcp) */
+  wrap?: StdioWrap;
 }
 
 export interface CallOptions {
@@ -144,6 +146,7 @@ export class McpServer {
         onClose: () => this.lost(client),
         onToolsChanged: () => this.refresh(client, "tools"),
         onPromptsChanged: () => this.refresh(client, "prompts"),
+        wrap: this.hooks.wrap,
       });
       if (this.closed) return void (await client.close());
       this.client = client;

@@ -37,10 +37,15 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   const answerOut = process.stdout.write.bind(process.stdout);
   const writer = claimStdout();
   const subagents = new Subagents(sessionOptions, sessionOptions.config.agent, how.json ? (frame) => writer.send(frame) : () => {});
-  const mcp = createMcp(sessionOptions.config, how.noMcp, {
-    onStatus: how.json ? (status) => writer.send({ type: "mcp_server_status", ...status }) : () => {},
-    onNotice: (text) => process.stderr.write(`nova: ${text}\n`),
-  });
+  const mcp = createMcp(
+    sessionOptions.config,
+    how.noMcp,
+    {
+      onStatus: how.json ? (status) => writer.send({ type: "mcp_server_status", ...status }) : () => {},
+      onNotice: (text) => process.stderr.write(`nova: ${text}\n`),
+    },
+    sessionOptions.sandbox,
+  );
   const session = new AgentSession({ ...sessionOptions, mcp: mcp.view(), subagents: (parent) => subagents.runnerFor(parent) });
   if (how.resume) {
     const problem = await resumeSession(session, how.resume);

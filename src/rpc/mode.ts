@@ -28,13 +28,18 @@ export async function runRpcMode(
   const send = (frame: object) => writer.send(frame);
   const bridge = new HostBridge(send, process.env.NOVA_RPC_EMIT_TITLE === "1");
   const subagents = new Subagents(sessionOptions, config.agent, send);
-  const mcp = createMcp(config, options.noMcp, {
-    onStatus: (status) => send({ type: "mcp_server_status", ...status }),
-    onNotice: (text) => {
-      process.stderr.write(`nova: ${text}\n`);
-      bridge.ui.notify(text, "warning");
+  const mcp = createMcp(
+    config,
+    options.noMcp,
+    {
+      onStatus: (status) => send({ type: "mcp_server_status", ...status }),
+      onNotice: (text) => {
+        process.stderr.write(`nova: ${text}\n`);
+        bridge.ui.notify(text, "warning");
+      },
     },
-  });
+    sessionOptions.sandbox,
+  );
   const context = new HandlerContext(config, bridge, subagents, mcp);
   const conversations = new Conversations(
     {

@@ -223,3 +223,30 @@ test("a sub-agent's bash commands run in the same sandbox", async () => {
   expect(existsSync(join(victim, "child.txt"))).toBe(false);
   expect(JSON.stringify(s.server.requests[2]!.body)).toContain("blocked by the sandbox: write outside the workspace");
 });
+
+test("with sandbox.mcp an MCP stdio server runs in the sandbox: the real filesystem server cannot write outside the cwd", async () => {
+  const { filesystem, statusOf } = await import("../mcp/support.ts");
+  const victim = outsideTmp("nova-sbx-mcp-victim-");
+  const run = async (mcp: boolean) => {
+    const s = await open({
+      home: outsideTmp("nova-sbx-home-"),
+      extra: { sandbox: { mode: "workspace-write", mcp }, mcpServers: { fs: filesystem(victim) }, permissions: { mcp: { allow: ["fs__*"] } } },
+    });
+    await statusOf(s.nova, "fs", "connected");
+    const target = join(victim, mcp ? "boxed.txt" : "free.txt");
+    s.server.enqueue(f.toolCalls([{ id: "w1", name: "mcp__fs__write_file", args: { path: target, content: "x" } }]), f.text("done"));
+    const from = s.nova.frames.length;
+    await s.nova.request({ type: "prompt", message: "write" });
+    const end = await s.nova.waitFor((fr) => fr.type === "tool_execution_end", from);
+    await s.nova.waitFor((fr) => fr.type === "agent_settled", from);
+    return { end, target };
+  };
+  const boxed = await run(true);
+  expect(existsSync(boxed.target)).toBe(false);
+  expect(boxed.end.isError).toBe(true);
+  expect(JSON.stringify(boxed.end.result)).toMatch(/read-only file system|EROFS/i);
+  // the same server without sandbox.mcp writes there: the sandbox made the difference
+  const free = await run(false);
+  expect(free.end.isError).toBe(false);
+  expect(readFileSync(free.target, "utf8")).toBe("x");
+}, 90_000);
