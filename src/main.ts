@@ -46,6 +46,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`nova: --cwd ${cwd} is not a directory\n`);
     return 2;
   }
+  if (config.providers.some((p) => p.discover)) {
+    const discovery = await import("./config/discovery.ts");
+    // a server that lists its models may have the one asked for: use it now, details come with the list
+    if (args.model) discovery.provisionRequested(config, args.model, args.provider);
+    // in the background: ready never waits for a server to list its models
+    setImmediate(() => void discovery.discoverModels(config, (line) => process.stderr.write(`nova: warning: ${line}\n`)));
+  }
   const warn = (message: string) => process.stderr.write(`nova: warning: ${message}\n`);
   const [{ launchOptions, startWhere }, { hasStartSpec, openStartSession, StartError }] = await Promise.all([import("./agent/launch.ts"), import("./session/start.ts")]);
   let options: SessionOptions;

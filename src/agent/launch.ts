@@ -10,6 +10,8 @@ import { dirname, join, resolve } from "node:path";
 import { sessionDirFor } from "../session/paths.ts";
 import { sessionPathArg, type StartWhere } from "../session/start.ts";
 import type { Config } from "../config/load.ts";
+import { missingKey } from "../config/env-providers.ts";
+import type { Model } from "../providers/types.ts";
 import { permissionPrompts, type PermissionPrompt, type ThinkingLevel } from "../core/enums.ts";
 import type { AgentSession, SessionOptions } from "./session.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -23,7 +25,7 @@ type Env = Record<string, string | undefined>;
 export function launchOptions(args: Args, config: Config, cwd: string, env: Env, warn: (message: string) => void): SessionOptions {
   const models = config.providers.flatMap((p) => p.models);
   const scope = args.models ? resolveScope(args.models, models, warn) : undefined;
-  let model: ModelChoice | undefined = args.model ? resolveModel(args.model, args.provider, models) : undefined;
+  let model: ModelChoice | undefined = args.model ? chooseModel(config, args.model, args.provider, models) : undefined;
   if (args.provider && !args.model) throw new UsageError(`--provider needs --model (for example: --provider ${args.provider} --model <id>)`);
   model ??= scope?.[0];
   const thinking: ThinkingLevel | undefined = args.thinking ?? model?.thinking;
@@ -44,6 +46,19 @@ export function launchOptions(args: Args, config: Config, cwd: string, env: Env,
     noMcp: args.noMcp,
     permissionPrompt: permissionPrompt(args, config, env),
   };
+}
+
+/** --model's choice; naming a known provider that has no key says how to give it one. */
+function chooseModel(config: Config, raw: string, provider: string | undefined, models: Model[]): ModelChoice {
+  try {
+    return resolveModel(raw, provider, models);
+  } catch (error) {
+    const slash = raw.indexOf("/");
+    const named = provider ?? (slash > 0 ? raw.slice(0, slash) : undefined);
+    const missing = error instanceof UsageError && named !== undefined ? missingKey(config.providers, named) : undefined;
+    if (missing) throw new UsageError(missing);
+    throw error;
+  }
 }
 
 /** The key is held for this process only: a secret redacted everywhere, never saved. */

@@ -1,5 +1,5 @@
 /** The next model call of a conversation: its provider, the request, and the tools the answer may call. */
-import type { Config } from "../config/load.ts";
+import { type Config, configPath } from "../config/load.ts";
 import type { ThinkingLevel } from "../core/enums.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import { getProvider } from "../providers/registry.ts";
@@ -7,8 +7,10 @@ import type { Model } from "../providers/types.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ModelCall } from "./loop.ts";
 
-export const NO_MODEL =
-  "No model configured: add a provider to $NOVA_HOME/config.yml, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).";
+/** Why no call can be made: it names the config file that was actually read. */
+export function noModel(config: Pick<Config, "file" | "novaHome">): string {
+  return `No model configured: add a provider to ${configPath(config)}, set an API key such as ANTHROPIC_API_KEY, or pass --model provider/id (--model scripted/demo needs no key).`;
+}
 
 export interface CallInput {
   config: Config;
@@ -21,7 +23,7 @@ export interface CallInput {
 
 /** The call, or why none can be made. */
 export async function modelCall({ config, model, thinkingLevel, tools, systemPrompt, messages }: CallInput): Promise<ModelCall | string> {
-  if (!model) return NO_MODEL;
+  if (!model) return noModel(config);
   const request = {
     model,
     auth: config.providers.find((p) => p.name === model.provider)?.auth ?? {},

@@ -11,6 +11,7 @@ import { clampThinking, supportedThinkingLevels } from "../providers/registry.ts
 import type { Emit } from "./events.ts";
 import type { EntryInput } from "../session/index.ts";
 import { CommandError } from "./errors.ts";
+import { modelNotFound } from "../config/env-providers.ts";
 import { scopedCycle, type ScopedModel } from "./model-scope.ts";
 
 const BUSY = "Cannot change the model while the agent is streaming; abort or wait for agent_end.";
@@ -40,7 +41,7 @@ export class ModelChoice {
   set(provider: string, id: string): Model {
     if (this.owner.busy()) throw new CommandError(BUSY);
     const model = this.find(provider, id);
-    if (!model) throw new CommandError(`Model not found: ${provider}/${id}`);
+    if (!model) throw new CommandError(modelNotFound(this.config.providers, provider, id));
     this.apply(model);
     return model;
   }
@@ -81,6 +82,14 @@ export class ModelChoice {
     const levels = this.thinkingLevels();
     if (levels.length < 2) return null;
     return { level: this.setThinking(levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length]!) };
+  }
+
+  /** A conversation that began with no model takes the first one a server lists later (Ollama's, discover: true). */
+  adoptDiscovered(): void {
+    if (!this.model && this.all.length > 0) {
+      const first = this.initial(this.choice.model);
+      if (first) this.apply(first);
+    }
   }
 
   /** What a session file switched to brings back (not recorded again). */

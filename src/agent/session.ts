@@ -267,6 +267,7 @@ export class AgentSession {
 
   buildRequest(): Promise<ModelCall | string> {
     const { config } = this.options;
+    this.choice.adoptDiscovered();
     const systemPrompt = () => this.systemPrompt();
     return modelCall({ config, model: this.model, thinkingLevel: this.thinkingLevel, tools: this.tools, systemPrompt, messages: this.context });
   }

@@ -91,8 +91,26 @@ export function envProviders(env: Record<string, string | undefined>, stored: Re
     baseUrl: /^https?:\/\//.test(ollamaHost) ? ollamaHost : `http://${ollamaHost}`,
     auth: {},
     models: [],
+    discover: true,
+    implicit: true,
   });
   return out;
+}
+
+/**
+ * Why `provider/id` is no model nova can use. A provider nova knows that is
+ * missing only because no key was given says how to give one; anything else
+ * is simply not found.
+ */
+export function modelNotFound(providers: ProviderEntry[], provider: string, id: string): string {
+  return missingKey(providers, provider) ?? `Model not found: ${provider}/${id}`;
+}
+
+/** How to give a key to a provider nova knows that is missing only for want of one. */
+export function missingKey(providers: ProviderEntry[], provider: string): string | undefined {
+  const preset = presets.find((p) => p.name === provider);
+  if (!preset || providers.some((p) => p.name === provider)) return undefined;
+  return `${provider} has no API key: set ${preset.keyVar}, pass --api-key, or use login`;
 }
 
 export function presetProvider(preset: Preset, apiKey: string, env: Record<string, string | undefined>): ProviderEntry {

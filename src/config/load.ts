@@ -12,6 +12,7 @@ import { describeIssue } from "../core/describe-issue.ts";
 import type { ApiName, PermissionMode } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
 import { configSchema, mcpServerSchema, type ConfigFile, type McpServerSpec } from "./schema.ts";
+import { unknownKeyMessage } from "./unknown-keys.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -23,6 +24,10 @@ export interface ProviderEntry {
   baseUrl: string;
   auth: ProviderAuth;
   models: Model[];
+  /** list the server's models in the background (Ollama's /api/tags, an OpenAI-style /models) */
+  discover?: boolean;
+  /** the built-in Ollama nobody configured: a server that is not running is no news */
+  implicit?: boolean;
 }
 
 export interface Config {
@@ -58,6 +63,9 @@ export interface Config {
   warnings: string[];
 }
 
+/** The APIs whose servers nova can ask for their models. */
+const LISTING_APIS: string[] = ["ollama", "openai-chat", "openai-responses"];
+
 /** What tool processes must not inherit; applied by tools/environment.ts. */
 export interface ToolEnvPolicy {
   /** variable names that carry secrets */
@@ -80,6 +88,11 @@ export function novaHomeFrom(env: Record<string, string | undefined>): string {
   return env.NOVA_HOME || join(env.HOME || homedir(), ".nova");
 }
 
+/** The config file a message should name: the one read, else where nova looks for one. */
+export function configPath(config: Pick<Config, "file" | "novaHome">): string {
+  return config.file ?? join(config.novaHome, "config.yml");
+}
+
 /** `requested`: the provider/id the command line names, so a built-in provider it needs (scripted) is added. */
 export function loadConfig(options: { configFile?: string; env: Record<string, string | undefined>; requested?: string }): Config {
   const { env } = options;
@@ -92,10 +105,19 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
   if (!config.success) {
     const issue = config.error.issues[0]!;
+    if (issue.code === "unrecognized_keys") {
+      const key = issue.keys[0]!;
+      const line = raw.lineOf?.([...issue.path, key], true);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${unknownKeyMessage(configSchema, issue.path, key)}`);
+    }
     const line = raw.lineOf?.(issue.path);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeConfigIssue(issue)}`);
   }
   for (const [name, p] of Object.entries(config.data.providers)) {
+    if (p.discover && !LISTING_APIS.includes(p.api)) {
+      const line = raw.lineOf?.(["providers", name, "discover"]);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.discover: only ${LISTING_APIS.join(", ")} servers list their models, got api "${p.api}"`);
+    }
     const problem =
       p.api === "scripted"
         ? p.script === undefined ? "script: a scripted provider needs the script file" : p.baseUrl !== undefined ? "baseUrl: a scripted provider has none (its replies come from script)" : undefined
@@ -115,7 +137,7 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     }
     mcpServers[name] = server.data;
   }
-  return build({ ...config.data, mcpServers }, { novaHome, file: raw.value ? file : undefined, env, warnings, requested: options.requested, secretVars });
+  return build({ ...config.data, mcpServers }, { novaHome, file: "value" in raw ? file : undefined, env, warnings, requested: options.requested, secretVars });
 }
 
 /** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */
@@ -142,7 +164,7 @@ function parseYaml(
   env: Record<string, string | undefined>,
   warnings: string[],
   secretVars: Set<string>,
-): { value?: unknown; lineOf?: (path: PropertyKey[]) => number | undefined } {
+): { value?: unknown; lineOf?: (path: PropertyKey[], key?: boolean) => number | undefined } {
   // loaded only when there is a file to read: most spawns have none
   const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
   const lineCounter = new LineCounter();
@@ -153,7 +175,13 @@ function parseYaml(
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${error.message.split("\n")[0]}`);
   }
   substituteEnv(doc, env, warnings, secretVars);
-  const lineOf = (path: PropertyKey[]) => {
+  /** the line of the value at `path`, or with `key` the line of its key (a misspelt key's value may start lines later) */
+  const lineOf = (path: PropertyKey[], key = false) => {
+    if (key) {
+      const parent = doc.getIn(path.slice(0, -1) as unknown[], true) as { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+      const pair = parent?.items?.find((item) => item.key?.value === path.at(-1));
+      if (pair?.key?.range) return lineCounter.linePos(pair.key.range[0]).line;
+    }
     for (let n = path.length; n > 0; n--) {
       const node = doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
       if (node?.range) return lineCounter.linePos(node.range[0]).line;
@@ -213,6 +241,7 @@ function build(
       api: p.api,
       baseUrl,
       auth: { apiKey, headers: p.headers },
+      discover: p.discover ?? p.api === "ollama",
       models: p.models.map((m) => ({
         id: m.id,
         name: m.name ?? m.id,

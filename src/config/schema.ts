@@ -2,6 +2,12 @@
  * The config file's shape (PROTOCOL.md §8), validated with zod. Written with
  * zod/mini: a config file is read at every start, and mini builds and checks
  * this schema in a fraction of the time classic zod takes.
+ *
+ * Every object of the file's own sections is a `z.strictObject`: a key the
+ * schema does not name is an error (`config/unknown-keys.ts` words it), so
+ * adding a field here is all a new setting needs, and
+ * test/config/messages.test.ts fails on a plain one. (MCP server entries,
+ * checked on first use, keep the looser shape other MCP clients write.)
  */
 import * as z from "zod/mini";
 import { apiNames, permissionModes, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
@@ -10,7 +16,7 @@ const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 const price = () => z._default(z.number().check(z.nonnegative()), 0);
 
-const modelSchema = z.object({
+const modelSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.optional(z.string()),
   contextWindow: z._default(positiveInt(), 128000),
@@ -20,10 +26,10 @@ const modelSchema = z.object({
   /** the thinking levels the model takes; without it, off through high (xhigh and max must be declared) */
   thinkingLevels: z.optional(z.array(z.enum(thinkingLevels))),
   replayReasoning: z.optional(z.boolean()),
-  cost: z.optional(z.object({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
+  cost: z.optional(z.strictObject({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
 });
 
-const providerSchema = z.object({
+const providerSchema = z.strictObject({
   api: z.enum(apiNames),
   /** required by every api but `scripted` (checked in load.ts, which knows the line) */
   baseUrl: z.optional(z.url()),
@@ -31,6 +37,7 @@ const providerSchema = z.object({
   script: z.optional(z.string().check(z.minLength(1))),
   apiKey: z.optional(z.string()),
   headers: z.optional(z.record(z.string(), z.string())),
+  discover: z.optional(z.boolean()),
   models: z._default(z.array(modelSchema), []),
 });
 
@@ -82,16 +89,16 @@ export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/,
 
 const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
   permissions: z._default(
-    z.object({
-      bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
-      mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
+    z.strictObject({
+      bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mcp: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), mcpRules),
       mode: z._default(z.enum(permissionModes), "default"),
-      env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
+      env: z._default(z.strictObject({ pass: ruleList() }), { pass: [] }),
       prompt: z.optional(z.enum(permissionPrompts)),
     }),
     { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
@@ -99,7 +106,7 @@ export const configSchema = z.object({
   /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
   mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),
   mcp: z._default(
-    z.object({
+    z.strictObject({
       waitMs: z._default(nonNegativeInt(), mcpSettings.waitMs),
       connectTimeoutMs: z._default(positiveInt(), mcpSettings.connectTimeoutMs),
       callTimeoutMs: z._default(positiveInt(), mcpSettings.callTimeoutMs),
@@ -107,7 +114,7 @@ export const configSchema = z.object({
     mcpSettings,
   ),
   compaction: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       reserveTokens: z._default(nonNegativeInt(), 16384),
       keepRecentTokens: z._default(nonNegativeInt(), 20000),
@@ -115,7 +122,7 @@ export const configSchema = z.object({
     { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
   ),
   retry: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       maxRetries: z._default(nonNegativeInt(), 3),
       baseDelayMs: z._default(nonNegativeInt(), 2000),
@@ -124,12 +131,12 @@ export const configSchema = z.object({
     { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
   ),
   stream: z._default(
-    z.object({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
+    z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
     { idleTimeoutMs: 120000, maxLineBytes: 16 * 1024 * 1024 },
   ),
-  session: z._default(z.object({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
+  session: z._default(z.strictObject({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
   sandbox: z._default(
-    z.object({
+    z.strictObject({
       mode: z._default(z.enum(sandboxModes), "off"),
       network: z._default(z.boolean(), false),
       writablePaths: z._default(z.array(z.string()), []),
@@ -141,7 +148,7 @@ export const configSchema = z.object({
     sandboxDefaults,
   ),
   checkpoints: z._default(
-    z.object({
+    z.strictObject({
       enabled: z._default(z.boolean(), true),
       maxFileBytes: z._default(positiveInt(), 10 * 1024 * 1024),
       maxFiles: z._default(positiveInt(), 50_000),
@@ -151,7 +158,7 @@ export const configSchema = z.object({
     checkpointDefaults,
   ),
   agent: z._default(
-    z.object({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
+    z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
     { maxConcurrency: 4, maxNestedSpawnDepth: 2 },
   ),
 });

@@ -40,7 +40,8 @@ export function buildOllamaRequest(request: ProviderRequest): HttpRequest {
     stream: true,
     options: { num_ctx: request.model.contextWindow },
   };
-  if (request.tools.length > 0) {
+  // a model Ollama says cannot call tools answers 400 to any request that offers some
+  if (request.tools.length > 0 && request.model.tools !== false) {
     body.tools = request.tools.map((t) => ({
       type: "function",
       function: { name: t.name, description: t.description, parameters: t.parameters },

@@ -32,6 +32,8 @@ export interface Model {
   cost: ModelCost;
   /** openai-chat: send `reasoning_content` back on assistant turns with tool calls (default: DeepSeek's reasoning models) */
   replayReasoning?: boolean;
+  /** false when the server says the model cannot call tools (Ollama's capabilities): none are sent */
+  tools?: boolean;
   /** listed by the server (Ollama's /api/tags, an openai-chat server's /v1/models), not declared */
   discovered?: boolean;
 }

@@ -126,3 +126,35 @@ describe("openai-responses stream", () => {
     await expect(decode(body)).rejects.toMatchObject({ error: { message: "Slow down", retryable: true } });
   });
 });
+
+describe("openai-responses reasoning text and error events", () => {
+  test("reasoning_text deltas are thinking; a .done without deltas brings the whole text", async () => {
+    const streamed = await decode(
+      sse("response.output_item.added", { output_index: 0, item: { type: "reasoning", id: "rs_1" } }) +
+        sse("response.reasoning_text.delta", { output_index: 0, delta: "Let me " }) +
+        sse("response.reasoning_text.delta", { output_index: 0, delta: "think." }) +
+        sse("response.reasoning_text.done", { output_index: 0, text: "Let me think." }) +
+        sse("response.completed", { response: { status: "completed" } }),
+    );
+    expect(streamed.blocks[0]).toMatchObject({ type: "thinking", thinking: "Let me think." });
+    const whole = await decode(
+      sse("response.output_item.added", { output_index: 0, item: { type: "reasoning", id: "rs_1" } }) +
+        sse("response.reasoning_text.done", { output_index: 0, text: "All at once." }) +
+        sse("response.completed", { response: { status: "completed" } }),
+    );
+    expect(whole.blocks[0]).toMatchObject({ type: "thinking", thinking: "All at once." });
+  });
+
+  test("an error event ends with the provider's own message, in both shapes", async () => {
+    const nested = sse("error", { type: "error", sequence_number: 2, error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota.", param: null } });
+    await expect(decode(nested)).rejects.toMatchObject({ error: { message: "You exceeded your current quota.", retryable: false } });
+    const flat = sse("error", { type: "error", code: "server_error", message: "The server had an error." });
+    await expect(decode(flat)).rejects.toMatchObject({ error: { message: "The server had an error.", retryable: true } });
+  });
+
+  test("response.incomplete for max_output_tokens is a length stop; for content_filter an error naming it", async () => {
+    const incomplete = (reason: string) => sse("response.incomplete", { response: { status: "incomplete", incomplete_details: { reason } } });
+    expect((await decode(incomplete("max_output_tokens"))).stop).toBe("length");
+    await expect(decode(incomplete("content_filter"))).rejects.toMatchObject({ error: { message: "the provider stopped the response: content_filter" } });
+  });
+});

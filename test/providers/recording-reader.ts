@@ -26,6 +26,8 @@ export interface Expected {
   usage?: { input: number; cacheRead: number; cacheWrite: number; total: number };
   /** reasoning items (Responses) or thinking blocks (Anthropic) that must be sent back verbatim */
   replay: Record<string, unknown>[];
+  /** Gemini: the thoughtSignature that came on a text part, to go back on that part */
+  textSignature?: string;
 }
 
 /** `data:` payloads of an SSE body, parsed; `[DONE]` dropped. */
@@ -170,7 +172,10 @@ function google(chunks: any[]): Expected {
     for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
       if (part.functionCall) out.calls.push({ name: part.functionCall.name, args: part.functionCall.args ?? {}, signature: part.thoughtSignature });
       else if (part.thought) out.thinking += part.text ?? "";
-      else out.text += part.text ?? "";
+      else {
+        out.text += part.text ?? "";
+        if (part.thoughtSignature) out.textSignature = part.thoughtSignature;
+      }
     }
     const u = chunk.usageMetadata;
     if (u?.totalTokenCount !== undefined) {

@@ -167,6 +167,34 @@ function checkSentBack(format: WireFormat, body: any, expected: Expected, messag
   }
 }
 
+/** What a finished turn carries on the next request: reasoning items and signed thinking, Gemini's text signature; no chat reasoning. */
+function checkKept(format: WireFormat, body: any, expected: Expected, where: string) {
+  switch (format) {
+    case "openai-chat": {
+      const turn = body.messages.findLast((m: any) => m.role === "assistant");
+      expect(turn.content, where).toBe(expected.text);
+      // reasoning goes back only on turns with tool calls (DeepSeek rejects it elsewhere)
+      expect(turn, where).not.toHaveProperty("reasoning_content");
+      break;
+    }
+    case "openai-responses":
+      for (const item of expected.replay) expect(body.input, where).toContainEqual(item);
+      break;
+    case "anthropic": {
+      const turn = body.messages.findLast((m: any) => m.role === "assistant");
+      for (const block of expected.replay) expect(turn.content, where).toContainEqual(block);
+      break;
+    }
+    case "google": {
+      const turn = body.contents.findLast((c: any) => c.role === "model");
+      expect(turn.parts, where).toContainEqual({ text: expected.text, ...(expected.textSignature ? { thoughtSignature: expected.textSignature } : {}) });
+      break;
+    }
+    case "ollama":
+      break;
+  }
+}
+
 test("every recording names its source", () => {
   for (const format of formats) {
     const names = recordings(format).map((r) => r.name);
@@ -185,7 +213,7 @@ for (const format of formats) {
         const base = format === "ollama" ? server.url : `${server.url}/v1`;
         const config = {
           defaultModel: `rec/${model}`,
-          providers: { rec: { api: format, baseUrl: base, apiKey: "sk-recorded-test-key", models: [{ id: model, reasoning: true, input: ["text"] }] } },
+          providers: { rec: { api: format, baseUrl: base, apiKey: "sk-recorded-test-key", discover: false, models: [{ id: model, reasoning: true, input: ["text"] }] } },
           retry: { enabled: false },
           compaction: { enabled: false },
           stream: { idleTimeoutMs: 5000 },
@@ -204,6 +232,12 @@ for (const format of formats) {
             checkMessage(assistants[i], response.expected, where);
             if (response.expected.stop === "toolUse") checkSentBack(format, server.requests[i + 1]!.body, response.expected, assistants[i], where);
           });
+          // a turn that ended the run still goes back with the next prompt, with what the API needs kept
+          if (last.stop === "stop" && (last.replay.length > 0 || last.textSignature || last.thinking)) {
+            server.enqueue(fixturesFor[format].text("done"));
+            await promptAndSettle(nova, "again");
+            checkKept(format, server.requests.at(-1)!.body, last, `${format}/${recording.name} follow-up (seed ${SEED})`);
+          }
         } finally {
           await nova.stop();
           await server.close();

@@ -169,6 +169,8 @@ export function spawnNova(options: SpawnOptions = {}): Nova {
     HOME: home,
     TMPDIR: process.env.TMPDIR,
     NOVA_HOME: home,
+    // the built-in Ollama lists its models at start: never the developer's own Ollama
+    OLLAMA_HOST: "http://127.0.0.1:1",
     ...options.env,
   };
   const proc = Bun.spawn([...command(options), ...args], {

@@ -34,6 +34,8 @@ export function testConfig(
         api: options.api ?? "openai-chat",
         baseUrl: `${serverUrl}/v1`,
         apiKey: "sk-test-secret-key-123456",
+        // the scripted server answers requests in order: a model listing would take a scripted answer
+        ...((options.api ?? "openai-chat") === "ollama" ? { discover: false } : {}),
         models: [
           { id: "m1", contextWindow: 100000, maxTokens: 4096, ...options.m1 },
           { id: "m2", contextWindow: 50000, maxTokens: 2048, ...options.m2 },
