@@ -27,7 +27,7 @@ export async function listModels(api: ApiName, baseUrl: string, auth: ProviderAu
   return listOpenAi(baseUrl, auth, signal);
 }
 
-async function getJson(url: string, auth: ProviderAuth, signal: AbortSignal | undefined, body?: unknown): Promise<any> {
+async function getJson(url: string, auth: ProviderAuth, signal: AbortSignal | undefined, body?: unknown): Promise<unknown> {
   const timeout = AbortSignal.timeout(LIST_TIMEOUT_MS);
   let res: Response;
   try {
