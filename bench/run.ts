@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   grep: () => benchGrep(),
   "session-load": () => benchSessionLoad(),
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
+  checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /** nova: command line → config → one mode. */
-import { resolve } from "node:path";
-import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
@@ -78,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
     sandbox,
     permissionMode: oneShot ? oneShotPermissions(args.permissionMode ?? config.permissionMode) : args.permissionMode,
   };
+  pruneCheckpointsLater(config);
   const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
@@ -90,6 +91,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
   return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume });
+}
+
+/** Retention runs once a second after start, off the path to `ready`, and only where checkpoints were ever kept. */
+function pruneCheckpointsLater(config: Config): void {
+  if (!config.checkpoints.enabled || !existsSync(join(config.novaHome, "checkpoints"))) return;
+  const timer = setTimeout(() => {
+    import("./checkpoints/prune.ts")
+      .then(({ pruneCheckpoints }) => pruneCheckpoints(config.novaHome, config.checkpoints))
+      .catch((error) => process.stderr.write(`nova: checkpoint pruning failed: ${(error as Error).message}\n`));
+  }, 1000);
+  timer.unref();
 }
 
 function modelChoice(args: Args): { provider: string; id: string } | undefined {

@@ -15,6 +15,7 @@ const LAYERS: string[][] = [
   ["providers", "host", "session", "wire"],
   ["config", "cli"],
   ["tools", "mcp", "sandbox"],
+  ["checkpoints"],
   ["agent"],
   ["rpc", "acp", "print"],
   ["main"],

@@ -18,12 +18,14 @@ import { AUTH_REQUIRED, INVALID_PARAMS, INVALID_REQUEST, RESOURCE_NOT_FOUND, Rpc
 import {
   authenticateParams,
   cancelParams,
+  checkpointsParams,
   initializeParams,
   listSessionsParams,
   loadSessionParams,
   newSessionParams,
   parseParams,
   promptParams,
+  revertParams,
   setConfigOptionParams,
   setModelParams,
 } from "./params.ts";
@@ -57,6 +59,16 @@ export class AcpAgent {
           return {};
         },
         "session/set_config_option": async (p) => this.setConfigOption(p),
+        // nova's extension methods: ACP names them with a leading underscore; the bare name is accepted too
+        ...extension("nova/checkpoints", (p) => this.session(parseParams("_nova/checkpoints", checkpointsParams, p).sessionId).core.checkpoints.list()),
+        ...extension("nova/revert", (p) => {
+          const { sessionId, entryId, dryRun, paths, force } = parseParams("_nova/revert", revertParams, p);
+          const session = this.session(sessionId);
+          if (session.busy && !dryRun) throw new RpcError(INVALID_REQUEST, `Session ${sessionId} is running a prompt; cancel it or wait before reverting files`);
+          return session.core.checkpoints.revert(entryId, { dryRun, paths, force }).catch((error: Error) => {
+            throw new RpcError(INVALID_PARAMS, `Invalid params for _nova/revert: ${error.message}`);
+          });
+        }),
       },
       notifications: {
         "session/cancel": (p) => this.sessions.get(parseParams("session/cancel", cancelParams, p).sessionId)?.cancel(),
@@ -83,6 +95,7 @@ export class AcpAgent {
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
         sessionCapabilities: { list: {} },
+        _meta: { "nova/checkpoints": { version: 1 }, "nova/revert": { version: 1 } },
       },
       authMethods: this.authMethods(),
       agentInfo: { name: "nova", title: "nova", version: versionInfo().version },
@@ -243,6 +256,11 @@ function mcpNote(servers: unknown[] | undefined) {
   if (!servers || servers.length === 0) return {};
   process.stderr.write(`nova: acp: ${servers.length} MCP server(s) ignored: nova does not run MCP servers\n`);
   return { _meta: { "nova/mcpServers": `not supported: ${servers.length} server(s) ignored` } };
+}
+
+/** An extension method under ACP's `_name` and the bare name. */
+function extension(name: string, handler: (params: unknown) => Promise<unknown>): Record<string, (params: unknown) => Promise<unknown>> {
+  return { [`_${name}`]: handler, [name]: handler };
 }
 
 async function requireDirectory(method: string, cwd: string): Promise<void> {

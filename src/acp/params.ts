@@ -47,6 +47,15 @@ export const promptParams = z.looseObject({ sessionId, prompt: z.array(contentBl
 
 export const cancelParams = z.looseObject({ sessionId });
 
+export const checkpointsParams = z.looseObject({ sessionId });
+export const revertParams = z.looseObject({
+  sessionId,
+  entryId: z.string(),
+  dryRun: z.boolean().optional(),
+  paths: z.array(z.string()).optional(),
+  force: z.boolean().optional(),
+});
+
 export const setModelParams = z.looseObject({ sessionId, modelId: z.string().min(1) });
 
 export const setConfigOptionParams = z.looseObject({ sessionId, configId: z.string(), value: z.union([z.string(), z.boolean()]) });

@@ -6,6 +6,7 @@ import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage
 import type { ThinkingLevel } from "../core/enums.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
+import type { FileChange } from "../checkpoints/index.ts";
 
 export type AssistantMessageEvent =
   | { type: "start" }
@@ -52,6 +53,7 @@ export type AgentEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" }
   | { type: "auto_compaction_end"; result?: CompactionResult; aborted: boolean; willRetry: boolean; errorMessage?: string }
+  | { type: "checkpoint_created"; entryId: string; files: FileChange[] }
   | { type: "todo_reminder"; todos: TodoTask[]; phases: TodoPhase[] }
   | { type: "todo_auto_clear"; phases: TodoPhase[] }
   | { type: "compaction_start"; reason: CompactionReason }

@@ -47,6 +47,10 @@ export interface LoopHooks {
   followUp?(): UserMessage[];
   /** messages that keep the run going when it would stop (todo reminders) */
   beforeStop?(): UserMessage[];
+  /** called before a tool runs (checkpoints record the files before the first one that may change them) */
+  beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
+  /** called after a message's tool batch, before turn_end (checkpoints record what the batch changed) */
+  afterTools?(message: AssistantMessage, turnIndex: number): Promise<void>;
   /** called before each model request; may compact the context */
   beforeRequest?(signal: AbortSignal): Promise<void>;
   /** a request failed because the context is too long; true = compacted, retry once */
@@ -79,8 +83,10 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
             emit,
             append: (result, afterSave) => addMessage(seam, result, false, afterSave),
             interrupts: () => hooks.interrupts?.() ?? false,
+            beforeTool: hooks.beforeTool,
             signal,
           });
+      if (toolResults.length > 0) await hooks.afterTools?.(message, turnIndex);
       emit({ type: "turn_end", turnIndex, message, toolResults });
       turnIndex++;
       if (failed || signal.aborted) break;

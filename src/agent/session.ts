@@ -30,6 +30,7 @@ import { estimateMessageTokens } from "./tokens.ts";
 import { join, resolve } from "node:path";
 import { runLoop, type LoopSeam, type ModelCall, type ToolServices } from "./loop.ts";
 import { PromptBuilder } from "./prompt-builder.ts";
+import { SessionCheckpoints } from "./checkpointing.ts";
 import { estimateContextTokens } from "./tokens.ts";
 import { sleep } from "./retry.ts";
 import { blockText } from "../core/text.ts";
@@ -112,6 +113,7 @@ export class AgentSession implements CompactorHost {
   private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
   private readonly askByMode = askInMode(() => this.permissionMode, this.permissions.ask);
   private readonly compactor = new Compactor(this);
+  readonly checkpoints = new SessionCheckpoints(this);
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -401,6 +403,8 @@ export class AgentSession implements CompactorHost {
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
         beforeStop: () => this.beforeStop(),
+        beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
+        afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: (signal) => this.beforeRequest(signal),
         onContextOverflow: (signal) => this.onContextOverflow(signal),
         redact: (text) => this.redact(text),

@@ -18,6 +18,8 @@ export interface ToolBatch {
   append(message: ToolResultMessage, afterSave: () => void): void;
   /** true when a queued message should skip the rest of the batch */
   interrupts(): boolean;
+  /** runs before each tool (checkpoints); a failure is logged, the tool still runs */
+  beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
   signal: AbortSignal;
 }
 
@@ -70,6 +72,11 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
   const onUpdate = (partialResult: ToolResult) => {
     batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
   };
+  try {
+    await batch.beforeTool?.(tool, call.arguments);
+  } catch (error) {
+    process.stderr.write(`nova: before ${call.name}: ${(error as Error)?.message ?? String(error)}\n`);
+  }
   try {
     const result = await tool.execute(call.arguments, { ...batch.services, signal, onUpdate, toolCallId: call.id });
     return signal.aborted && !result.isError ? { ...result, isError: false } : result;

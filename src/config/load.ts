@@ -40,6 +40,8 @@ export interface Config {
   stream: ConfigFile["stream"];
   session: ConfigFile["session"];
   agent: ConfigFile["agent"];
+  /** file checkpoints around tool batches (docs/checkpoints.md) */
+  checkpoints: ConfigFile["checkpoints"];
   /** the OS sandbox for tool commands (docs/sandbox.md); `--sandbox` overrides the mode */
   sandbox: ConfigFile["sandbox"];
   /** values that must never reach stdout, logs, sessions or exports */
@@ -189,6 +191,7 @@ function build(
     session: file.session,
     agent: file.agent,
     sandbox: file.sandbox,
+    checkpoints: file.checkpoints,
     secrets,
     env: ctx.env,
     warnings: ctx.warnings,

@@ -36,6 +36,8 @@ const providerSchema = z.object({
 
 const sandboxDefaults = { mode: "off" as const, network: false, writablePaths: [], hidePaths: [], fallback: "error" as const, autoAllow: true, mcp: false };
 
+const checkpointDefaults = { enabled: true, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, maxAgeDays: 14, maxBytes: 1024 * 1024 * 1024 };
+
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
 
@@ -83,6 +85,16 @@ export const configSchema = z.object({
       mcp: z._default(z.boolean(), false),
     }),
     sandboxDefaults,
+  ),
+  checkpoints: z._default(
+    z.object({
+      enabled: z._default(z.boolean(), true),
+      maxFileBytes: z._default(positiveInt(), 10 * 1024 * 1024),
+      maxFiles: z._default(positiveInt(), 50_000),
+      maxAgeDays: z._default(z.number().check(z.positive()), 14),
+      maxBytes: z._default(positiveInt(), 1024 * 1024 * 1024),
+    }),
+    checkpointDefaults,
   ),
   agent: z._default(
     z.object({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),

@@ -11,6 +11,8 @@ const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 export class Progress {
   private turn = 0;
   private tool: string | undefined;
+  /** what the model is streaming: thinking, writing, calling a tool */
+  private doing = "waiting for the model";
   private readonly args = new Map<string, string>();
   private readonly started = performance.now();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -32,7 +34,15 @@ export class Progress {
     switch (event.type) {
       case "turn_start":
         this.turn++;
+        this.doing = "waiting for the model";
         break;
+      case "message_update": {
+        const kind = event.assistantMessageEvent.type;
+        const doing = kind.startsWith("thinking") ? "thinking" : kind.startsWith("text") ? "writing" : kind.startsWith("toolcall") ? "calling a tool" : this.doing;
+        if (doing === this.doing) return;
+        this.doing = doing;
+        break;
+      }
       case "tool_execution_start":
         this.tool = `${event.toolName} ${shortArgs(event.args, 60)}`;
         this.args.set(event.toolCallId, shortArgs(event.args, 200));
@@ -73,7 +83,7 @@ export class Progress {
   private draw(): void {
     if (!this.timer) return;
     const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
-    const doing = this.tool ? `running ${this.tool}` : "thinking";
+    const doing = this.tool ? `running ${this.tool}` : this.doing;
     const text = `${SPINNER[this.frame++ % SPINNER.length]} ${this.model} · turn ${Math.max(this.turn, 1)} · ${doing} · ${seconds}s`;
     const width = this.err.columns || 80;
     this.err.write(`\r\x1b[K${text.length >= width ? `${text.slice(0, width - 2)}…` : text}`);

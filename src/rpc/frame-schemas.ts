@@ -127,6 +127,10 @@ export function frameSchemas(): Record<string, z.ZodType> {
       willRetry: z.boolean(),
       errorMessage: z.string().optional(),
     }),
+    checkpoint_created: event("checkpoint_created", {
+      entryId: z.string(),
+      files: z.array(z.object({ path: z.string(), change: z.enum(["added", "modified", "deleted", "renamed"]), from: z.string().optional() })),
+    }),
     thinking_level_changed: event("thinking_level_changed", { level: z.enum(thinkingLevels) }),
     session_info_changed: event("session_info_changed", { name: z.string().optional() }),
     bash_execution_update: event("bash_execution_update", { id: z.string().optional(), delta: z.string() }),

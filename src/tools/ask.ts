@@ -16,6 +16,7 @@ const schema = z.object({
 
 export const askTool = defineTool({
   name: "ask",
+  mutating: false,
   description: "Ask the user a question and wait for the answer. Use it when you need a decision or information only the user has.",
   schema,
   async run(args, ctx) {

@@ -29,6 +29,7 @@ export interface BashSandbox extends ShellSandbox {
 export function createBashTool(rules: PermissionRules, sandbox?: BashSandbox): Tool {
   return defineTool({
     name: "bash",
+    mutating: true,
     description:
       `Run a bash command in the cwd. Output (stdout and stderr together) is cut to the last ${MAX_LINES} lines or ` +
       `${MAX_BYTES / 1024} KB; the full output is then saved to a file whose path is given. ` +

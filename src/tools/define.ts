@@ -11,6 +11,8 @@ export interface ToolSpec<S extends z.ZodType> {
   label?: string;
   description: string;
   schema: S;
+  /** whether a call may change files or the world (the permission gate and checkpoints read it) */
+  mutating: boolean;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -23,6 +25,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     name: spec.name,
     label: spec.label ?? spec.name,
     description: spec.description,
+    mutating: spec.mutating,
     // generated on first use: spawning nova must not pay for every tool's JSON Schema
     get parameters() {
       if (!parameters) {

@@ -26,6 +26,7 @@ const schema = z.object({
 
 export const editTool = defineTool({
   name: "edit",
+  mutating: true,
   description:
     "Edit a file by replacing exact text. Give oldText/newText, or edits: [{oldText, newText}] for several changes at once. " +
     "Each oldText must match exactly once (whitespace included); if any does not, no change is made.",

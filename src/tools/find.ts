@@ -16,6 +16,7 @@ const schema = z.object({
 
 export const findTool = defineTool({
   name: "find",
+  mutating: false,
   description:
     "Find files by glob pattern. Honours .gitignore and .ignore files and skips .git and node_modules. " +
     "Paths are relative to the searched folder; folders end with '/'.",

@@ -28,6 +28,7 @@ const schema = z.object({
 
 export const grepTool = defineTool({
   name: "grep",
+  mutating: false,
   description:
     "Search file contents for a regex (JavaScript syntax) or literal text. Honours .gitignore and .ignore files, " +
     "skips binary files, .git and node_modules. Output lines are 'path:line: text' (context lines use '-').",

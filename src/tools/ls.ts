@@ -15,6 +15,7 @@ const schema = z.object({
 
 export const lsTool = defineTool({
   name: "ls",
+  mutating: false,
   description: "List a folder's entries, dotfiles included, sorted by name; folders end with '/'.",
   schema,
   async run(args, ctx) {

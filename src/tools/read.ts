@@ -18,6 +18,7 @@ const schema = z.object({
 
 export const readTool = defineTool({
   name: "read",
+  mutating: false,
   description:
     `Read a file. Text comes back as numbered lines, at most ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB per call; ` +
     "use offset/limit to page through larger files. Images (png, jpeg, gif, webp) come back as an attachment.",

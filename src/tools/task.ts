@@ -11,6 +11,7 @@ const schema = z.object({
 
 export const taskTool = defineTool({
   name: "task",
+  mutating: true,
   description:
     "Run a sub-agent on a self-contained task (research, a focused search, a review) and get its final answer. " +
     "It starts with a fresh context and read-only tools unless you grant others.",

@@ -58,6 +58,8 @@ export interface Tool {
   description: string;
   /** JSON Schema of the arguments object */
   parameters: Record<string, unknown>;
+  /** may a call change files or the world? undefined (a host or MCP tool that did not say): assume it may */
+  mutating?: boolean;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -14,6 +14,7 @@ const schema = z.object({
 
 export const viewImageTool = defineTool({
   name: "view_image",
+  mutating: false,
   label: "view image",
   description: "Look at an image file (PNG, JPEG, GIF, WebP; at most 5 MiB). Use zoom to look closely at part of it.",
   schema,

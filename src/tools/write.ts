@@ -12,6 +12,7 @@ const schema = z.object({
 
 export const writeTool = defineTool({
   name: "write",
+  mutating: true,
   description: "Write a file, replacing it if it exists. Parent folders are created as needed.",
   schema,
   async run(args, ctx) {

@@ -66,6 +66,7 @@ export function outputScale(region: Region, requested: number | undefined): numb
 
 export const zoomTool = defineTool({
   name: "zoom",
+  mutating: false,
   description:
     "Crop a region of an image and magnify it to read small detail. Region in source pixels, or fractions 0-1 when all four values are ≤ 1. " +
     `Returns a PNG at most ${MAX_LONG_SIDE} px on its long side.`,

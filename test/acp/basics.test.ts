@@ -78,7 +78,7 @@ test("unknown sessions, relative cwds, audio and a second concurrent prompt are 
   const { sessionId, _meta } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [{ name: "x", command: "x", args: [], env: [] }] });
   expect(JSON.stringify(_meta)).toContain("not supported");
   await expect(n.conn.prompt({ sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("audio") });
-  n.server.enqueue(f.text("slow", { end: "stall" }));
+  n.server.enqueue(f.text("slow", { end: "stall", keep: 3 }));
   const first = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "one" }] });
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");
   await expect(n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "two" }] })).rejects.toMatchObject({ code: -32600 });

@@ -54,7 +54,7 @@ test("stdin closing ends a running prompt as cancelled and nova exits 0", async 
   n = await startAcp();
   await n.initialize();
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
-  n.server.enqueue(f.text("never finishes", { end: "stall" }));
+  n.server.enqueue(f.text("never finishes", { end: "stall", keep: 3 }));
   const prompt = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] });
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");
   n.proc.stdin.end();

@@ -85,7 +85,7 @@ test("cancel mid-stream: the prompt answers cancelled, never an error, and the s
   n = await startAcp();
   await n.initialize();
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
-  n.server.enqueue(f.text("this goes on and on", { end: "stall" }));
+  n.server.enqueue(f.text("this goes on and on", { end: "stall", keep: 3 }));
   const prompt = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "talk" }] });
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");
   await n.conn.cancel({ sessionId });

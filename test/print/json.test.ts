@@ -3,13 +3,16 @@
  * header, then each prompt's RPC event frames ending in agent_settled, every
  * line valid against `--print-schema`; sessions saved, resumed, or not kept.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { startNova, tempDir } from "../support/nova.ts";
 import { BINARY, requireBinary } from "../support/targets.ts";
 import { runOnce, scriptedConfig } from "./run.ts";
+
+// several spawns per test: the preload's 30 s, stated here too so a busy machine's load cannot cut it to bun's 5 s
+setDefaultTimeout(30_000);
 
 const binary = BINARY;
 let validators: Map<string, z.ZodType>;

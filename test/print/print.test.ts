@@ -3,12 +3,15 @@
  * the answer alone on stdout (markdown on a terminal), progress on stderr,
  * piped stdin, exit codes 0/1/2/130 and flagged commands denied, not waited on.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, tempDir } from "../support/nova.ts";
 import { BINARY, requireBinary } from "../support/targets.ts";
 import { runOnce, scriptedConfig, spawnOnce } from "./run.ts";
+
+// several spawns per test: the preload's 30 s, stated here too so a busy machine's load cannot cut it to bun's 5 s
+setDefaultTimeout(30_000);
 
 const binary = BINARY;
 const ESC = "\x1b[";

@@ -4,11 +4,14 @@
  * events, retries and tool loop as a real provider, and answers the same way
  * at every replay.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startNova, tempDir, type Frame, type Nova } from "../support/nova.ts";
 import { promptAndSettle } from "../support/scenario.ts";
+
+// several spawns per test: the preload's 30 s, stated here too so a busy machine's load cannot cut it to bun's 5 s
+setDefaultTimeout(30_000);
 
 const SCRIPT = String.raw`
 - match: "^all steps$"

@@ -15,8 +15,14 @@ export function sessionHandlers(ctx: HandlerContext) {
     get_background_sessions: () => ctx.conversations.list(),
     cancel_background_session: (c: CommandOf<"cancel_background_session">) => ctx.conversations.cancel(c.sessionId),
     handoff: (c: CommandOf<"handoff">) => ctx.session.handoff(c.customInstructions),
-    branch: (c: CommandOf<"branch">) => branch(ctx, c.entryId),
-    fork: (c: CommandOf<"fork">) => branch(ctx, c.entryId),
+    branch: (c: CommandOf<"branch">) => branch(ctx, c.entryId, c.restoreFiles),
+    fork: (c: CommandOf<"fork">) => branch(ctx, c.entryId, c.restoreFiles),
+    get_checkpoints: () => ctx.session.checkpoints.list(),
+    get_turn_changes: (c: CommandOf<"get_turn_changes">) => ctx.session.checkpoints.changes(c.entryId),
+    revert: (c: CommandOf<"revert">) => {
+      if (ctx.session.isStreaming && !c.dryRun) throw new Error("Cannot revert while the agent is streaming; abort or wait for agent_end.");
+      return ctx.session.checkpoints.revert(c.entryId, { dryRun: c.dryRun, paths: c.paths, force: c.force });
+    },
     clone: () => ctx.session.clone(),
     get_branch_messages: () => ctx.session.branchMessages(),
     get_fork_messages: () => ctx.session.branchMessages(),
@@ -33,9 +39,16 @@ export function sessionHandlers(ctx: HandlerContext) {
   };
 }
 
-/** Branching at a user message hands its text back, and to the host's editor to revise. */
-function branch(ctx: HandlerContext, entryId: string) {
+/**
+ * Branching at a user message hands its text back, and to the host's editor
+ * to revise. With `restoreFiles` the files go back too, to how they were
+ * before the tools from that entry on ran (revert before the branch, while
+ * the checkpoints still belong to this session).
+ */
+async function branch(ctx: HandlerContext, entryId: string, restoreFiles?: boolean) {
+  if (restoreFiles && ctx.session.isStreaming) throw new Error("Cannot branch while the agent is streaming; abort or wait for agent_end.");
+  const files = restoreFiles ? await ctx.session.checkpoints.revert(entryId, {}) : undefined;
   const result = ctx.session.branch(entryId);
   if (result.text) ctx.bridge.ui.setEditorText(result.text);
-  return result;
+  return files ? { ...result, files } : result;
 }

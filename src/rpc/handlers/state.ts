@@ -27,6 +27,7 @@ export function stateHandlers(ctx: HandlerContext) {
         systemPrompt: [await ctx.session.systemPrompt()],
         dumpTools: ctx.session.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
         contextUsage: ctx.session.contextUsage(),
+        checkpoints: ctx.session.checkpoints.status,
         sandbox: ctx.session.options.sandbox?.status ?? { mode: "off", network: true, writablePaths: [], active: false },
       };
     },
