@@ -42,6 +42,7 @@ function stagePlatform(stage: string, target: Target, executable: string): strin
     ...(target.libc ? { libc: [target.libc] } : {}),
   });
   writeFileSync(join(dir, "README.md"), readFileSync(join(SKELETONS, "platform", "README.md"), "utf8").replaceAll("{{target}}", target.name));
+  copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
   return dir;
 }
 
@@ -52,6 +53,7 @@ function stageMain(stage: string): string {
   manifest.version = pkg.version;
   manifest.optionalDependencies = Object.fromEntries(TARGETS.map((t) => [platformPackage(t), pkg.version]));
   writeJson(join(dir, "package.json"), manifest);
+  copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
   return dir;
 }
 

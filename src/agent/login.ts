@@ -26,7 +26,7 @@ export async function login(config: Config, providerId: string, ui: HostUi | und
   if (!preset) throw new CommandError(`Unknown login provider "${providerId}"; known: ${presets.map((p) => p.name).join(", ")}`);
   if (!ui) throw new CommandError("login needs a host that answers extension_ui_request dialogs");
   ui.openUrl({ url: preset.keyUrl, instructions: `Create an API key for ${preset.label}, then paste it when asked.`, credential: "api-key" });
-  const key = (await ui.input(`Paste your ${preset.label} API key`, "API key", { signal }))?.trim();
+  const key = (await ui.input(`Paste your ${preset.label} API key`, "API key", { signal, secret: true }))?.trim();
   if (!key) throw new CommandError(`Login to ${preset.label} cancelled: no key was entered`);
   saveApiKey(config.novaHome, preset.name, key);
   config.secrets.push(key);

@@ -9,6 +9,8 @@ export interface DialogOptions {
   /** ms; on expiry the dialog resolves to its default and the host is told to close it */
   timeout?: number;
   signal?: AbortSignal;
+  /** input only: the answer is a secret (an API key), so the host should mask what is typed */
+  secret?: boolean;
 }
 
 /** The extension UI methods of Pi's sub-protocol, as calls. */

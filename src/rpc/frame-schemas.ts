@@ -148,6 +148,7 @@ export function frameSchemas(): Record<string, z.ZodType> {
       options: z.array(z.string()).optional(),
       placeholder: z.string().optional(),
       prefill: z.string().optional(),
+      secret: z.boolean().optional(),
       timeout: z.number().optional(),
       targetId: z.string().optional(),
       notifyType: z.enum(["info", "warning", "error"]).optional(),

@@ -95,7 +95,7 @@ export class HostBridge {
     },
     confirm: async (title, message, opts) => (await this.dialog({ method: "confirm", title, message }, opts))?.confirmed === true,
     input: async (title, placeholder, opts) => {
-      const reply = await this.dialog({ method: "input", title, placeholder }, opts);
+      const reply = await this.dialog({ method: "input", title, placeholder, ...(opts?.secret ? { secret: true } : {}) }, opts);
       return typeof reply?.value === "string" ? reply.value : undefined;
     },
     editor: async (title, prefill, opts) => {

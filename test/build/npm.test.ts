@@ -5,7 +5,7 @@
  * before the tests; NOVA_BUILD_ALL=1 packs here).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { hostTarget } from "../../build/targets.ts";
@@ -31,6 +31,11 @@ if (found.length > 0) {
       run(["npm", "install", "--save-optional", "--no-audit", "--no-fund", ...found], project);
       const installed = join(project, "node_modules", "@nova-agent");
       expect(existsSync(join(installed, hostTarget().name))).toBe(true);
+      // every package says its license and carries the text
+      for (const dir of [join(project, "node_modules", "nova-agent"), join(installed, hostTarget().name)]) {
+        expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).license).toBe("MIT");
+        expect(readFileSync(join(dir, "LICENSE"), "utf8")).toStartWith("MIT License");
+      }
       expect(existsSync(join(installed, "darwin-arm64"))).toBe(false);
 
       const line = `nova ${pkg.version} (${hostTarget().name}, `;

@@ -265,6 +265,8 @@ describe("login", () => {
     expect(openUrl).toMatchObject({ credential: "api-key" });
     expect(openUrl.url).toStartWith("https://");
     const input = await s.nova.waitFor((fr) => fr.type === "extension_ui_request" && fr.method === "input", from);
+    // the key prompt is marked secret, so the host masks what is typed
+    expect(input.secret).toBe(true);
     s.nova.send({ type: "extension_ui_response", id: input.id, value: key });
     const r = await pending;
     expect(r).toMatchObject({ success: true, data: { providerId: "anthropic", loggedIn: true } });
