@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   relay: () => benchRelay(),
   grep: () => benchGrep(),
   "session-load": () => benchSessionLoad(),
+  mcp: async () => (await import("./mcp.ts")).benchMcp(),
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),

@@ -5,6 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { helpText, parseArgs, shortHelp, UsageError, type Args } from "./cli/args.ts";
 import { versionLine } from "./cli/version.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load.ts";
+import { setToolEnvPolicy } from "./tools/environment.ts";
 import { claimStdout } from "./wire/writer.ts";
 import { parseModelRef } from "./core/model-ref.ts";
 import type { PermissionMode } from "./core/enums.ts";
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   for (const warning of config.warnings) process.stderr.write(`nova: warning: ${warning}\n`);
+  setToolEnvPolicy(config.toolEnv);
 
   const cwd = resolve(args.cwd ?? process.cwd());
   if (!isDirectory(cwd)) {
@@ -82,15 +84,15 @@ async function main(argv: string[]): Promise<number> {
   const resume = args.continue ? { continue: true as const } : args.session !== undefined ? { session: args.session } : undefined;
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
-    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume });
+    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, resume, noMcp: args.noMcp });
   }
   const writer = claimStdout();
   if (args.mode === "acp") {
     const { runAcpMode } = await import("./acp/mode.ts");
-    return runAcpMode(options, writer);
+    return runAcpMode(options, writer, { noMcp: args.noMcp });
   }
   const { runRpcMode } = await import("./rpc/mode.ts");
-  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume });
+  return runRpcMode(options, writer, { messageSnapshots: args.messageSnapshots, resume, noMcp: args.noMcp });
 }
 
 /** Retention runs once a second after start, off the path to `ready`, and only where checkpoints were ever kept. */

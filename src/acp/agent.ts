@@ -30,6 +30,8 @@ import {
   setModelParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
+import { createMcp, type McpHub } from "../mcp/index.ts";
+import { fromAcp, SpecError, type AcpServer } from "../mcp/specs.ts";
 import { parseModelRef } from "../core/model-ref.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -37,9 +39,21 @@ export const PROTOCOL_VERSION = 1;
 export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private capabilities: ClientCapabilities = {};
+  /** the config's MCP servers for every session, plus each session's own (scoped by session id) */
+  private readonly mcp: McpHub;
 
   /** `base` holds the command-line choices; each session gets its own cwd. */
-  constructor(private readonly base: SessionOptions, private readonly conn: () => Connection) {}
+  constructor(private readonly base: SessionOptions, private readonly conn: () => Connection, private readonly options: { noMcp: boolean }) {
+    const log = (text: string) => process.stderr.write(`nova: acp: ${text}\n`);
+    this.mcp = createMcp(base.config, options.noMcp, {
+      onStatus: (s, scope) => {
+        log(`MCP server "${s.name}"${scope ? ` of session ${scope}` : ""}: ${s.status}${s.error ? ` (${s.error})` : ""}`);
+        // its prompts become slash commands once it is connected
+        if (s.status === "connected") for (const session of this.sessions.values()) if (!scope || scope === session.id) session.advertiseCommands();
+      },
+      onNotice: log,
+    });
+  }
 
   handlers(): Handlers {
     return {
@@ -83,6 +97,7 @@ export class AcpAgent {
       s.core.closePermissions(HOST_GONE);
       await s.core.abort();
     }));
+    await this.mcp.close();
   }
 
   private initialize(p: unknown) {
@@ -93,7 +108,7 @@ export class AcpAgent {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: !this.options.noMcp, sse: !this.options.noMcp },
         sessionCapabilities: { list: {} },
         _meta: { "nova/checkpoints": { version: 1 }, "nova/revert": { version: 1 } },
       },
@@ -130,12 +145,14 @@ export class AcpAgent {
   private async newSession(p: unknown) {
     const params = parseParams("session/new", newSessionParams, p);
     await requireDirectory("session/new", params.cwd);
+    const servers = mcpSpecs("session/new", params.mcpServers);
     const session = this.open(params.cwd);
+    await this.mcp.setServers("acp", servers, session.id);
     // on disk at once, so session/load finds a session that never had a prompt
     session.core.store.writeNow();
     this.sessions.set(session.id, session);
     setImmediate(() => session.advertiseCommands());
-    return { sessionId: session.id, configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
+    return { sessionId: session.id, configOptions: configOptions(session.core) };
   }
 
   private async loadSession(p: unknown) {
@@ -144,6 +161,7 @@ export class AcpAgent {
     if (this.sessions.get(params.sessionId)?.busy) {
       throw new RpcError(INVALID_REQUEST, `Session ${params.sessionId} is running a prompt in this process; cancel it before loading it again`);
     }
+    const servers = mcpSpecs("session/load", params.mcpServers);
     const session = this.open(params.cwd, params.sessionId);
     try {
       await session.core.switchSession({ sessionId: params.sessionId });
@@ -153,9 +171,10 @@ export class AcpAgent {
     }
     this.sessions.get(params.sessionId)?.core.store.close();
     this.sessions.set(params.sessionId, session);
+    await this.mcp.setServers("acp", servers, params.sessionId);
     session.replay(session.core.messages());
     setImmediate(() => session.advertiseCommands());
-    return { configOptions: configOptions(session.core), ...mcpNote(params.mcpServers) };
+    return { configOptions: configOptions(session.core) };
   }
 
   private async listSessions(p: unknown) {
@@ -222,8 +241,10 @@ export class AcpAgent {
       sessionId: () => acp?.id ?? id ?? "",
       onTerminal: (terminalId) => acp?.showTerminal(terminalId),
     });
-    const core = new AgentSession({ ...this.base, cwd, clientServices: services });
-    acp = new AcpSession(id ?? core.store.sessionId, core, this.conn());
+    const scope = { id: id ?? "" };
+    const core = new AgentSession({ ...this.base, cwd, clientServices: services, mcp: this.mcp.view(() => scope.id) });
+    scope.id ||= core.store.sessionId;
+    acp = new AcpSession(scope.id, core, this.conn());
     return acp;
   }
 }
@@ -252,10 +273,14 @@ function configOptions(core: AgentSession) {
   return options;
 }
 
-function mcpNote(servers: unknown[] | undefined) {
-  if (!servers || servers.length === 0) return {};
-  process.stderr.write(`nova: acp: ${servers.length} MCP server(s) ignored: nova does not run MCP servers\n`);
-  return { _meta: { "nova/mcpServers": `not supported: ${servers.length} server(s) ignored` } };
+/** The editor's servers in nova's shape; a malformed one rejects the request, naming it. */
+function mcpSpecs(method: string, servers: unknown[] | undefined) {
+  try {
+    return fromAcp((servers ?? []) as AcpServer[], process.env);
+  } catch (error) {
+    if (error instanceof SpecError) throw new RpcError(INVALID_PARAMS, `Invalid params for ${method}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** An extension method under ACP's `_name` and the bare name. */

@@ -31,7 +31,11 @@ export class Connection {
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {
     const scanner = new LfScanner(MAX_RECORD_BYTES);
     const take = (item: ScanItem) => this.receive(item);
-    for await (const chunk of input) scanner.push(chunk, take);
+    for await (const chunk of input) {
+      scanner.push(chunk, take);
+      // the client stopped reading: stop reading its input too, so it blocks instead of growing nova
+      if (this.writer.backlogged()) await this.writer.drained();
+    }
     scanner.end(take);
     this.closed = true;
     for (const [id, waiter] of this.waiting) {

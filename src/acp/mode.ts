@@ -9,8 +9,8 @@ import type { FrameWriter } from "../wire/writer.ts";
 import { AcpAgent } from "./agent.ts";
 import { Connection } from "./connection.ts";
 
-export async function runAcpMode(base: SessionOptions, writer: FrameWriter): Promise<number> {
-  const agent: AcpAgent = new AcpAgent(base, () => connection);
+export async function runAcpMode(base: SessionOptions, writer: FrameWriter, options: { noMcp: boolean }): Promise<number> {
+  const agent: AcpAgent = new AcpAgent(base, () => connection, options);
   const connection: Connection = new Connection(writer, agent.handlers());
   const finish = async () => {
     await agent.shutdown();

@@ -68,11 +68,13 @@ export class AcpSession {
   }
 
   /** Runs one prompt; resolves when the run has settled, with why it stopped. */
-  prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
+  async prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
     if (this.busy) throw new RpcError(INVALID_REQUEST, `Session ${this.id} is already running a prompt; wait for its answer or send session/cancel`);
     const command = slashCommand(blocks);
     if (command) return this.compact(command.args);
-    const { text, images } = promptInput(blocks);
+    let { text, images } = promptInput(blocks);
+    const expanded = text.startsWith("/") ? await this.core.options.mcp?.expand(text) : undefined;
+    if (expanded) ({ text, images } = { text: expanded.text, images: [...images, ...expanded.images] });
     return new Promise<PromptAnswer>((resolve, reject) => {
       this.turn = { cancelled: false, assistants: [], resolve, reject };
       try {
@@ -102,7 +104,12 @@ export class AcpSession {
   }
 
   advertiseCommands(): void {
-    this.update({ sessionUpdate: "available_commands_update", availableCommands });
+    const prompts = (this.core.options.mcp?.commands() ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.arguments.length > 0 ? { input: { hint: c.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(" ") } } : {}),
+    }));
+    this.update({ sessionUpdate: "available_commands_update", availableCommands: [...availableCommands, ...prompts] });
   }
 
   /** session/cancel: the running prompt answers `cancelled`; open permission questions count as rejected. */
@@ -153,7 +160,7 @@ export class AcpSession {
         return;
       }
       case "permission_request":
-        void this.askPermission(event.requestId, event.toolName, event.command);
+        void this.askPermission(event.requestId, event.toolName, event.command, event.arguments);
         return;
       case "agent_settled":
         return this.settle();
@@ -202,16 +209,17 @@ export class AcpSession {
     }
   }
 
-  private async askPermission(requestId: number, toolName: string, command: string): Promise<void> {
-    const key = `${toolName}\u0000${command}`;
+  /** An MCP tool's call (it has `args`) is remembered per tool, a bash command per command line. */
+  private async askPermission(requestId: number, toolName: string, command: string, args?: Record<string, unknown>): Promise<void> {
+    const key = args ? toolName : `${toolName}\u0000${command}`;
     const remembered = this.remembered.get(key);
     if (remembered !== undefined) return this.answer(requestId, remembered);
     const toolCall = {
       toolCallId: this.tool?.id ?? `permission-${requestId}`,
-      title: command,
-      kind: "execute",
+      title: args ? toolName : command,
+      kind: args ? "other" : "execute",
       status: "pending",
-      rawInput: { command },
+      rawInput: args ?? { command },
     };
     let kind: string | undefined;
     try {

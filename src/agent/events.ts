@@ -47,7 +47,7 @@ export type AgentEvent =
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> | string }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: Record<string, unknown> | string; partialResult: ToolResult }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean; durationMs?: number }
-  | { type: "permission_request"; requestId: number; toolName: string; command: string }
+  | { type: "permission_request"; requestId: number; toolName: string; command: string; arguments?: Record<string, unknown> }
   | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }

@@ -83,6 +83,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
             emit,
             append: (result, afterSave) => addMessage(seam, result, false, afterSave),
             interrupts: () => hooks.interrupts?.() ?? false,
+            redact: (text) => hooks.redact?.(text) ?? text,
             beforeTool: hooks.beforeTool,
             signal,
           });

@@ -17,7 +17,7 @@ export function askInMode(mode: () => PermissionMode, ask: PermissionAsker): Per
     const why = request.reason ? ` (flagged because ${request.reason})` : "";
     throw new ToolError(
       `${request.toolName}: not run: ${JSON.stringify(request.command)} needs approval${why}, and the permission mode is dontAsk, ` +
-        "which denies what would ask. To allow it, pass --permission-mode bypass or add an allow rule for it to permissions.bash.allow in the config.",
+        `which denies what would ask. To allow it, pass --permission-mode bypass or add an allow rule for it to permissions.${request.arguments ? "mcp" : "bash"}.allow in the config.`,
       { permissionDenied: true, permissionMode: current, command: request.command },
     );
   };

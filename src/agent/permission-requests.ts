@@ -11,6 +11,8 @@ export interface PermissionAnnouncement {
   requestId: number;
   toolName: string;
   command: string;
+  /** an MCP tool call's arguments, for the host to show */
+  arguments?: Record<string, unknown>;
 }
 
 export class PermissionRequests {
@@ -20,7 +22,7 @@ export class PermissionRequests {
 
   constructor(private readonly announce: (request: PermissionAnnouncement) => void) {}
 
-  ask = (request: { toolName: string; command: string }, signal: AbortSignal): Promise<boolean> => {
+  ask = (request: Omit<PermissionAnnouncement, "requestId">, signal: AbortSignal): Promise<boolean> => {
     if (signal.aborted) return Promise.resolve(false);
     if (this.gone) return Promise.reject(new HostGone(this.gone));
     const requestId = this.next++;
@@ -34,7 +36,7 @@ export class PermissionRequests {
       const onAbort = () => settle(false);
       signal.addEventListener("abort", onAbort, { once: true });
       this.pending.set(String(requestId), { settle, fail });
-      this.announce({ requestId, toolName: request.toolName, command: request.command });
+      this.announce({ requestId, ...request });
     });
   };
 

@@ -19,6 +19,7 @@ import { todoTool } from "../tools/todo.ts";
 import { TodoList, type TodoPhase } from "../core/todos.ts";
 import { taskTool } from "../tools/task.ts";
 import type { HostUi, HostUris, SubagentRunner } from "../host/services.ts";
+import type { McpTools } from "../mcp/index.ts";
 import { SessionStore, sessionDirFor, locateSession, exportHtml, makeRedactor, writeExport } from "../session/index.ts";
 import { Compactor, type CompactorHost } from "./compactor.ts";
 import { MessageQueues, textOf, userMessage, type QueueMode } from "./queues.ts";
@@ -65,6 +66,8 @@ export interface SessionOptions {
   toolFilter?: string[];
   /** a child agent asks its parent's host */
   permissionAsker?: PermissionAsker;
+  /** tools and prompts of MCP servers (config, RPC host, ACP editor); shared with child agents */
+  mcp?: McpTools;
   /** --permission-mode; the config's permissions.mode otherwise */
   permissionMode?: PermissionMode;
   /** the OS sandbox the model's commands run in (absent: off) */
@@ -143,9 +146,11 @@ export class AgentSession implements CompactorHost {
     return () => this.listeners.delete(listener);
   }
 
-  /** Built-in tools, then the host's; re-read at every request so set_host_tools applies to the next call. */
+  /** Built-in tools, then the host's and the MCP servers'; re-read at every request so set_host_tools and list changes apply to the next call. */
   get tools(): Tool[] {
-    const extra = this.options.host?.tools?.() ?? [];
+    const host = this.options.host?.tools?.() ?? [];
+    const mcp = this.options.mcp?.tools() ?? [];
+    const extra = mcp.length === 0 ? host : [...host, ...mcp];
     const task = this.subagentRunner && (!this.options.toolFilter || this.options.toolFilter.includes("task")) ? [taskTool] : [];
     return extra.length + task.length === 0 ? this.ownTools : [...this.ownTools, ...task, ...extra];
   }
@@ -495,7 +500,8 @@ export class AgentSession implements CompactorHost {
       const message: BashExecutionMessage = {
         role: "bashExecution",
         command,
-        output: result.output,
+        // the user's output joins the model's context like a tool result: the same secrets are removed
+        output: this.redact(result.output),
         exitCode: result.exitCode ?? undefined,
         cancelled: result.cancelled,
         truncated: result.truncated,
@@ -642,6 +648,7 @@ export class AgentSession implements CompactorHost {
   }
 
   async beforeRequest(signal: AbortSignal): Promise<void> {
+    await this.options.mcp?.beforeRequest(signal);
     if (!this.autoCompaction || !this.model) return;
     const limit = this.model.contextWindow - this.options.config.compaction.reserveTokens;
     if (this.contextTokens() > limit) await this.compactor.auto("threshold", signal);

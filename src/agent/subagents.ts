@@ -116,6 +116,7 @@ export class Subagents {
       noSession: this.base.noSession || !parentDir,
       permissionAsker: parent.permissionAsker,
       host: { uris: this.base.host?.uris },
+      mcp: parent.options.mcp,
     };
     const session = new AgentSession(options);
     if (request.model) {

@@ -8,6 +8,7 @@ import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/mess
 import type { Emit } from "./events.ts";
 import type { ToolServices } from "./loop.ts";
 import { ToolError, type Tool, type ToolResult } from "../tools/types.ts";
+import { redactDeep } from "../session/redact.ts";
 
 /** What a tool batch runs with: the tools the request offered, what they get, and where results go. */
 export interface ToolBatch {
@@ -18,6 +19,8 @@ export interface ToolBatch {
   append(message: ToolResultMessage, afterSave: () => void): void;
   /** true when a queued message should skip the rest of the batch */
   interrupts(): boolean;
+  /** removes the secrets nova knows from tool output */
+  redact: (text: string) => string;
   /** runs before each tool (checkpoints); a failure is logged, the tool still runs */
   beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
   signal: AbortSignal;
@@ -42,7 +45,7 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       result = errorResult(`Tool call was not run: its arguments are not a valid JSON object: ${truncate(badArgs.get(call.id)!, 200)}`);
     } else {
       const started = performance.now();
-      result = await execute(batch, call);
+      result = redactResult(await execute(batch, call), batch.redact);
       durationMs = Math.round(performance.now() - started);
     }
     const isError = result.isError === true;
@@ -70,7 +73,7 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
   const tool = batch.tools.find((t) => t.name === call.name);
   if (!tool) return errorResult(`Tool "${call.name}" not found. Available tools: ${batch.tools.map((t) => t.name).join(", ")}.`);
   const onUpdate = (partialResult: ToolResult) => {
-    batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+    batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult: redactResult(partialResult, batch.redact) });
   };
   try {
     await batch.beforeTool?.(tool, call.arguments);
@@ -85,6 +88,16 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
     if (signal.aborted) return errorResult("Tool call was aborted.");
     return errorResult(`Tool "${call.name}" failed: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/**
+ * A tool's output with the secrets nova knows removed, before it reaches
+ * events, the session file or the provider (`env` in bash would show a key
+ * the environment still had). Image data is left alone: base64 is no secret.
+ */
+function redactResult(result: ToolResult, redact: (text: string) => string): ToolResult {
+  const content = result.content.map((c) => (c.type === "text" ? { ...c, text: redact(c.text) } : c));
+  return result.details === undefined ? { ...result, content } : { ...result, content, details: redactDeep(result.details, redact) };
 }
 
 export function errorResult(text: string): ToolResult {

@@ -15,6 +15,8 @@ export interface Args {
   cwd?: string;
   sessionDir?: string;
   noSession: boolean;
+  /** --no-mcp: no MCP server from any source is started */
+  noMcp: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   messageSnapshots: boolean;
@@ -55,7 +57,7 @@ const valueFlags = {
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp", "json"];
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { mode: "rpc", noSession: false, messageSnapshots: false, print: false, prompts: [], quiet: false, continue: false };
+  const args: Args = { mode: "rpc", noSession: false, noMcp: false, messageSnapshots: false, print: false, prompts: [], quiet: false, continue: false };
   let modeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -76,6 +78,9 @@ export function parseArgs(argv: string[]): Args {
     switch (arg) {
       case "--no-session":
         args.noSession = true;
+        break;
+      case "--no-mcp":
+        args.noMcp = true;
         break;
       case "--message-snapshots":
         args.messageSnapshots = true;
@@ -169,6 +174,7 @@ Options:
   --cwd DIR                   working directory of the session (default: the current one)
   --session-dir DIR           where session files are kept
   --no-session                keep the session in memory only
+  --no-mcp                    start no MCP server (config, RPC host or ACP editor)
   --system-prompt TEXT        replace the base system prompt
   --append-system-prompt TEXT append to the system prompt
   --sandbox MODE               run the model's commands in an OS sandbox: off, workspace-write, read-only

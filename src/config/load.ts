@@ -11,7 +11,7 @@ import type { Document } from "yaml";
 import { describeIssue } from "../core/describe-issue.ts";
 import type { ApiName, PermissionMode } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
-import { configSchema, type ConfigFile } from "./schema.ts";
+import { configSchema, mcpServerSchema, type ConfigFile, type McpServerSpec } from "./schema.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -33,6 +33,9 @@ export interface Config {
   defaultThinkingLevel?: ConfigFile["defaultThinkingLevel"];
   providers: ProviderEntry[];
   permissions: ConfigFile["permissions"]["bash"];
+  mcpPermissions: ConfigFile["permissions"]["mcp"];
+  mcpServers: Record<string, McpServerSpec>;
+  mcp: ConfigFile["mcp"];
   /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
   permissionMode: PermissionMode;
   compaction: ConfigFile["compaction"];
@@ -46,10 +49,30 @@ export interface Config {
   sandbox: ConfigFile["sandbox"];
   /** values that must never reach stdout, logs, sessions or exports */
   secrets: string[];
+  /** what tool processes must not inherit (tools/environment.ts) */
+  toolEnv: ToolEnvPolicy;
   /** the environment the config was read with (base URL overrides for providers added by login) */
   env: Record<string, string | undefined>;
   warnings: string[];
 }
+
+/** What tool processes must not inherit; applied by tools/environment.ts. */
+export interface ToolEnvPolicy {
+  /** variable names that carry secrets */
+  secretVars: readonly string[];
+  /** secret values: a variable holding one is removed whatever its name */
+  secretValues: readonly string[];
+  /** variables passed on even though they hold a secret (`permissions.env.pass`) */
+  pass: readonly string[];
+}
+
+/** Config fields whose values are secrets: `providers.<name>.apiKey` and `providers.<name>.headers.<header>`. */
+function isSecretField(path: readonly PropertyKey[]): boolean {
+  return path[0] === "providers" && (path[2] === "apiKey" || path[2] === "headers");
+}
+
+/** Header names whose values are credentials however short they are. */
+const SECRET_HEADER = /auth|key|token|secret|cookie|password|session/i;
 
 export function novaHomeFrom(env: Record<string, string | undefined>): string {
   return env.NOVA_HOME || join(env.HOME || homedir(), ".nova");
@@ -62,12 +85,13 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   const file = options.configFile ?? join(novaHome, "config.yml");
   if (options.configFile && !existsSync(file)) throw new ConfigError(`${file}: config file not found`);
   const warnings: string[] = [];
-  const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings) : {};
+  const secretVars = new Set<string>();
+  const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings, secretVars) : {};
   const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
   if (!config.success) {
     const issue = config.error.issues[0];
     const line = raw.lineOf?.(issue.path);
-    throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue(issue)}`);
+    throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeConfigIssue(issue)}`);
   }
   for (const [name, p] of Object.entries(config.data.providers)) {
     const problem =
@@ -78,14 +102,44 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     const line = raw.lineOf?.(["providers", name]);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.${problem}`);
   }
-  return build(config.data, { novaHome, file: raw.value ? file : undefined, env, warnings, requested: options.requested });
+  const mcpServers: Record<string, McpServerSpec> = {};
+  for (const [name, spec] of Object.entries(config.data.mcpServers)) {
+    const server = mcpServerSchema().safeParse(spec, { reportInput: true });
+    if (!server.success) {
+      const issue = innermost(server.error.issues[0]!, spec);
+      const path = ["mcpServers", name, ...issue.path];
+      const line = raw.lineOf?.(path);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeIssue({ ...issue, path })}`);
+    }
+    mcpServers[name] = server.data;
+  }
+  return build({ ...config.data, mcpServers }, { novaHome, file: raw.value ? file : undefined, env, warnings, requested: options.requested, secretVars });
 }
+
+/** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */
+function innermost<I extends { code?: string; path: PropertyKey[] }>(issue: I, spec: unknown): I {
+  const errors = (issue as { errors?: I[][] }).errors;
+  if (issue.code !== "invalid_union" || !errors) return issue;
+  const shape = spec && typeof spec === "object" && "url" in spec && !("command" in spec) ? 1 : 0;
+  return errors[shape]?.[0] ?? issue;
+}
+
+/** describeIssue, except that the value of a secret field is never shown, only its type. */
+function describeConfigIssue(issue: Parameters<typeof describeIssue>[0]): string {
+  const input = (issue as { input?: unknown }).input;
+  if (!isSecretField(issue.path) || input === undefined) return describeIssue(issue);
+  const hidden = describeIssue({ ...issue, input: SECRET_MARK } as typeof issue);
+  return hidden.replace(JSON.stringify(SECRET_MARK), `${input === null ? "null" : `a ${typeof input}`} (not shown: the field holds a secret)`);
+}
+
+const SECRET_MARK = "\u0000secret\u0000";
 
 function parseYaml(
   file: string,
   text: string,
   env: Record<string, string | undefined>,
   warnings: string[],
+  secretVars: Set<string>,
 ): { value?: unknown; lineOf?: (path: PropertyKey[]) => number | undefined } {
   // loaded only when there is a file to read: most spawns have none
   const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
@@ -96,7 +150,7 @@ function parseYaml(
     const line = lineCounter.linePos(error.pos[0]).line;
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: invalid YAML: ${error.message.split("\n")[0]}`);
   }
-  substituteEnv(doc, env, warnings);
+  substituteEnv(doc, env, warnings, secretVars);
   const lineOf = (path: PropertyKey[]) => {
     for (let n = path.length; n > 0; n--) {
       const node = doc.getIn(path.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
@@ -109,13 +163,18 @@ function parseYaml(
 
 const envRef = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Replaces ${VAR} in every string scalar; an unset variable becomes "" and a warning. */
-function substituteEnv(doc: Document, env: Record<string, string | undefined>, warnings: string[]): void {
+/**
+ * Replaces ${VAR} in every string scalar; an unset variable becomes "" and a
+ * warning. Variables read into a secret field are collected in `secretVars`.
+ */
+function substituteEnv(doc: Document, env: Record<string, string | undefined>, warnings: string[], secretVars: Set<string>): void {
   const { isScalar } = require("yaml") as typeof import("yaml");
   const visit = (node: unknown, path: string) => {
     if (isScalar(node)) {
       if (typeof node.value === "string" && node.value.includes("${")) {
+        const secret = isSecretField(path.split("."));
         node.value = node.value.replace(envRef, (_, name: string) => {
+          if (secret) secretVars.add(name);
           if (env[name] === undefined) warnings.push(`${path}: environment variable ${name} is not set`);
           return env[name] ?? "";
         });
@@ -134,15 +193,17 @@ function substituteEnv(doc: Document, env: Record<string, string | undefined>, w
 }
 
 function build(
-  file: ConfigFile,
-  ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[]; requested?: string },
+  file: Omit<ConfigFile, "mcpServers"> & { mcpServers: Record<string, McpServerSpec> },
+  ctx: { novaHome: string; file?: string; env: Record<string, string | undefined>; warnings: string[]; requested?: string; secretVars: Set<string> },
 ): Config {
   const providers: ProviderEntry[] = [];
-  const secrets: string[] = [];
+  // every value a secret variable holds, at any length
+  const secrets: string[] = [...ctx.secretVars].flatMap((name) => (ctx.env[name] ? [ctx.env[name]] : []));
   for (const [name, p] of Object.entries(file.providers)) {
     const apiKey = p.apiKey || undefined;
     if (apiKey) secrets.push(apiKey);
-    for (const value of Object.values(p.headers ?? {})) if (value.length >= 8) secrets.push(value);
+    // a literal header that is not a credential (a version, a flag) would redact ordinary words when short
+    for (const [header, value] of Object.entries(p.headers ?? {})) if (value && (SECRET_HEADER.test(header) || value.length >= 8)) secrets.push(value);
     // a scripted provider's "endpoint" is its script file
     const baseUrl = p.script !== undefined ? pathToFileURL(resolve(ctx.file ? dirname(ctx.file) : process.cwd(), p.script)).href : p.baseUrl!.replace(/\/+$/, "");
     providers.push({
@@ -173,6 +234,7 @@ function build(
   }
   const scripted = [ctx.requested, file.defaultModel].some((named) => named?.startsWith("scripted/"));
   if (scripted && !providers.some((p) => p.name === "scripted")) providers.push(scriptedProvider());
+  for (const server of Object.values(file.mcpServers)) secrets.push(...mcpSecrets(server));
   const wanted = file.defaultModel;
   if (wanted && !providers.some((p) => p.models.some((m) => `${p.name}/${m.id}` === wanted))) {
     ctx.warnings.push(`defaultModel: ${wanted} is not declared by any provider; the first declared model is used instead`);
@@ -184,6 +246,9 @@ function build(
     defaultThinkingLevel: file.defaultThinkingLevel,
     providers,
     permissions: file.permissions.bash,
+    mcpPermissions: file.permissions.mcp,
+    mcpServers: file.mcpServers,
+    mcp: file.mcp,
     permissionMode: file.permissions.mode,
     compaction: file.compaction,
     retry: file.retry,
@@ -193,7 +258,15 @@ function build(
     sandbox: file.sandbox,
     checkpoints: file.checkpoints,
     secrets,
+    toolEnv: { secretVars: [...ctx.secretVars], secretValues: secrets, pass: file.permissions.env.pass },
     env: ctx.env,
     warnings: ctx.warnings,
   };
+}
+
+/** Header values and secret-looking env values of an MCP server: tokens that must not be echoed. */
+export function mcpSecrets(server: McpServerSpec): string[] {
+  const headers = "headers" in server ? Object.values(server.headers ?? {}) : [];
+  const env = "env" in server ? Object.entries(server.env ?? {}).filter(([k]) => /key|token|secret|password|auth/i.test(k)).map(([, v]) => v) : [];
+  return [...headers, ...env].filter((v) => v.length >= 8);
 }

@@ -40,6 +40,47 @@ const checkpointDefaults = { enabled: true, maxFileBytes: 10 * 1024 * 1024, maxF
 
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
+const mcpRules = { allow: [], deny: [] };
+
+const stringMap = () => z.optional(z.record(z.string(), z.string()));
+
+/**
+ * One MCP server in the shape MCP clients share: a command to spawn (stdio)
+ * or a URL (streamable HTTP, falling back to the legacy SSE transport).
+ * `type` pins the transport when a host knows it. Built on first use: most
+ * starts have no server to check.
+ */
+const buildMcpServerSchema = () =>
+  z.union([
+    z.object({
+      type: z.optional(z.literal("stdio")),
+      command: z.string().check(z.minLength(1)),
+      args: z._default(z.array(z.string()), []),
+      env: stringMap(),
+      cwd: z.optional(z.string()),
+      enabled: z._default(z.boolean(), true),
+    }),
+    z.object({
+      type: z.optional(z.enum(["http", "sse"])),
+      url: z.url(),
+      headers: stringMap(),
+      enabled: z._default(z.boolean(), true),
+    }),
+  ]);
+
+let mcpServer: ReturnType<typeof buildMcpServerSchema> | undefined;
+
+export function mcpServerSchema(): ReturnType<typeof buildMcpServerSchema> {
+  mcpServer ??= buildMcpServerSchema();
+  return mcpServer;
+}
+
+export type McpServerSpec = z.infer<ReturnType<typeof buildMcpServerSchema>>;
+
+/** Server names become part of tool names, so they are kept to what every provider accepts. */
+export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -"));
+
+const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 
 export const configSchema = z.object({
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
@@ -48,9 +89,21 @@ export const configSchema = z.object({
   permissions: z._default(
     z.object({
       bash: z._default(z.object({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
+      mcp: z._default(z.object({ allow: ruleList(), deny: ruleList() }), mcpRules),
       mode: z._default(z.enum(permissionModes), "default"),
+      env: z._default(z.object({ pass: ruleList() }), { pass: [] }),
     }),
-    { bash: bashRules, mode: "default" },
+    { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
+  ),
+  /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
+  mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),
+  mcp: z._default(
+    z.object({
+      waitMs: z._default(nonNegativeInt(), mcpSettings.waitMs),
+      connectTimeoutMs: z._default(positiveInt(), mcpSettings.connectTimeoutMs),
+      callTimeoutMs: z._default(positiveInt(), mcpSettings.callTimeoutMs),
+    }),
+    mcpSettings,
   ),
   compaction: z._default(
     z.object({

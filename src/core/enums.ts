@@ -24,3 +24,7 @@ export type PermissionMode = (typeof permissionModes)[number];
 /** How the OS sandbox confines the model's commands (docs/sandbox.md). */
 export const sandboxModes = ["off", "workspace-write", "read-only"] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
+
+/** The image formats every provider accepts. */
+export const imageMimeTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type ImageMimeType = (typeof imageMimeTypes)[number];

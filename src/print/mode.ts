@@ -13,6 +13,7 @@ import { toFrame } from "../wire/event-frame.ts";
 import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
 import { resumeSession, type Resume } from "../agent/resume.ts";
+import { createMcp } from "../mcp/index.ts";
 
 export interface OneShot {
   /** --mode json; otherwise -p */
@@ -20,6 +21,7 @@ export interface OneShot {
   prompts: string[];
   quiet: boolean;
   resume?: Resume;
+  noMcp: boolean;
 }
 
 /** Pi's json mode header: the session file's header line, version 3. */
@@ -35,7 +37,11 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   const answerOut = process.stdout.write.bind(process.stdout);
   const writer = claimStdout();
   const subagents = new Subagents(sessionOptions, sessionOptions.config.agent, how.json ? (frame) => writer.send(frame) : () => {});
-  const session = new AgentSession({ ...sessionOptions, subagents: (parent) => subagents.runnerFor(parent) });
+  const mcp = createMcp(sessionOptions.config, how.noMcp, {
+    onStatus: how.json ? (status) => writer.send({ type: "mcp_server_status", ...status }) : () => {},
+    onNotice: (text) => process.stderr.write(`nova: ${text}\n`),
+  });
+  const session = new AgentSession({ ...sessionOptions, mcp: mcp.view(), subagents: (parent) => subagents.runnerFor(parent) });
   if (how.resume) {
     const problem = await resumeSession(session, how.resume);
     if (problem) {
@@ -58,6 +64,7 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
       return writer.drained();
     });
   } else if (progress) session.subscribe((event) => progress.onEvent(event));
+  void mcp.setServers("config", sessionOptions.config.mcpServers);
 
   let signal: "SIGINT" | "SIGTERM" | undefined;
   const interrupt = (name: "SIGINT" | "SIGTERM") => {
@@ -72,7 +79,8 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   let code = 0;
   for (const text of prompts) {
     run.last = undefined;
-    session.prompt(text, []);
+    const expanded = text.startsWith("/") ? await session.options.mcp?.expand(text) : undefined;
+    session.prompt(expanded?.text ?? text, expanded?.images ?? []);
     await session.waitForIdle();
     if (signal) break;
     const last = run.last as AssistantMessage | undefined;
@@ -85,7 +93,7 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   }
   progress?.stop();
   session.store.close();
-  await writer.flush();
+  await Promise.all([writer.flush(), mcp.close()]);
   if (signal) {
     process.stderr.write("nova: interrupted\n");
     return exitCodeFor(signal);

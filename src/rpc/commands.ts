@@ -65,6 +65,8 @@ const commandBuilders = {
       }),
     ),
   }),
+  set_mcp_servers: () => command("set_mcp_servers", { servers: z.record(z.string(), z.unknown()) }),
+  get_mcp_servers: () => command("get_mcp_servers", {}),
   set_host_uri_schemes: () => command("set_host_uri_schemes", {
     schemes: z.array(
       z.object({

@@ -40,6 +40,8 @@ export class RpcServer {
 
   private async drain(): Promise<void> {
     while (this.records.length > 0) {
+      // stdout is blocked and enough is queued: stop taking commands (and so stop reading stdin) until it drains
+      if (this.writer.backlogged()) await this.writer.drained();
       const item = this.records.shift()!;
       if (item.kind === "oversize") {
         this.fail(undefined, "parse", `record exceeds 8 MiB limit (${item.bytes} bytes)`);

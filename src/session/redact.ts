@@ -6,8 +6,6 @@
 
 export const REDACTED = "[redacted]";
 
-/** Secrets shorter than this would redact ordinary words. */
-const MIN_SECRET_LENGTH = 4;
 
 const KEY_SHAPES = [
   /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
@@ -19,7 +17,8 @@ export type Redactor = (text: string) => string;
 
 /** Builds one function that applies every rule, so the secrets regex is compiled once. */
 export function makeRedactor(secrets: readonly string[]): Redactor {
-  const exact = [...new Set(secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH))]
+  // every length counts: a short key is still a key (the config decides what is a secret)
+  const exact = [...new Set(secrets.filter((secret) => secret.length > 0))]
     // Longest first so a secret containing another is removed whole.
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp);

@@ -5,9 +5,10 @@
  * at a provider, or inflating every request that re-sends it.
  */
 import type { ImageContent } from "../core/messages.ts";
+import { imageMimeTypes, type ImageMimeType } from "../core/enums.ts";
 
-export const IMAGE_MIME_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
-export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+export { type ImageMimeType } from "../core/enums.ts";
+export const IMAGE_MIME_TYPES = imageMimeTypes;
 export const MAX_IMAGES = 16;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 

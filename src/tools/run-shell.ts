@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import { OutputBuffer } from "./output-buffer.ts";
+import { toolEnvironment } from "./environment.ts";
 
 export interface ShellOptions {
   cwd: string;
@@ -54,7 +55,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     opts.onChunk?.(chunk);
     if (opts.onOutput) updates.request();
   };
-  const env = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  const env = toolEnvironment({ PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" });
 
   let spawned: Spawned;
   try {

@@ -17,18 +17,31 @@ export interface SimpleCommand {
   words: string[];
   /** per word: it holds an expansion whose value is unknown here */
   dynamic: boolean[];
+  /** per word: it was quoted or escaped (all or in part) */
+  quoted: boolean[];
+  /** per word: it holds an unquoted glob character (`*`, `?`, `[`), so it may become other words */
+  glob: boolean[];
   redirects: Redirect[];
 }
 
-export type ParseResult = { ok: true; commands: SimpleCommand[] } | { ok: false; error: string };
+/**
+ * Constructs whose effect the parser cannot follow statically: a function
+ * definition, `coproc`, arithmetic that names variables (an indirect array
+ * subscript runs commands), a `${…@…}` transformation (`@P` runs prompt
+ * expansion). The permission check asks about each.
+ */
+export type Feature = "function" | "coproc" | "arithmetic" | "transformation";
+
+export type ParseResult = { ok: true; commands: SimpleCommand[]; features: Feature[] } | { ok: false; error: string };
 
 class ParseError extends Error {}
 
 export function parseCommandLine(input: string): ParseResult {
   try {
     const commands: SimpleCommand[] = [];
-    new Parser(input, commands).parse();
-    return { ok: true, commands };
+    const features = new Set<Feature>();
+    new Parser(input, commands, features).parse();
+    return { ok: true, commands, features: [...features] };
   } catch (err) {
     if (err instanceof ParseError) return { ok: false, error: err.message };
     throw err;
@@ -54,6 +67,7 @@ class Parser {
   constructor(
     private readonly s: string,
     private readonly out: SimpleCommand[],
+    private readonly features: Set<Feature>,
   ) {}
 
   parse(): void {
@@ -73,6 +87,13 @@ class Parser {
         this.i = nl === -1 ? s.length : nl;
       } else if ((c === "<" || c === ">") && s[this.i + 1] === "(") {
         this.pushWord(this.readWord());
+      } else if (c === "(" && s[this.i + 1] === "(" && this.atArithmeticCommand()) {
+        // `((…))` is arithmetic, not two subshells: its `<<` is a shift, not a here-document
+        this.arithmetic(this.readBalanced("(", ")"));
+      } else if (c === "(" && s[this.i + 1] === ")" && this.current.words.length === 1) {
+        this.features.add("function");
+        this.i += 2;
+        this.finish();
       } else if (this.tryRedirect()) {
         // consumed
       } else if (this.tryOperator()) {
@@ -85,14 +106,31 @@ class Parser {
     if (this.heredocs.length > 0) throw new ParseError(`here-document delimited by ${this.heredocs[0]!.delimiter} is never closed`);
   }
 
+  /** `((` starts an arithmetic command where a command starts, and after `for`. */
+  private atArithmeticCommand(): boolean {
+    const words = this.current.words;
+    return words.length === 0 || (words.length === 1 && words[0] === "for");
+  }
+
+  /** Arithmetic with a name or an expansion in it may run commands (`x='a[$(cmd)]'; ((x))`). */
+  private arithmetic(text: string): void {
+    if (/[A-Za-z_$`]/.test(text)) this.features.add("arithmetic");
+    this.scanSubstitutions(text);
+  }
+
   private finish(): void {
+    const first = this.current.words[0];
+    if (first === "function" && !this.current.quoted[0]) this.features.add("function");
+    if (first === "coproc" && !this.current.quoted[0]) this.features.add("coproc");
     if (this.current.words.length > 0 || this.current.redirects.length > 0) this.out.push(this.current);
     this.current = emptyCommand();
   }
 
-  private pushWord(word: { text: string; dynamic: boolean }): void {
+  private pushWord(word: Word): void {
     this.current.words.push(word.text);
     this.current.dynamic.push(word.dynamic);
+    this.current.quoted.push(word.quoted);
+    this.current.glob.push(word.glob);
   }
 
   private tryOperator(): boolean {
@@ -148,7 +186,7 @@ class Parser {
 
   /** Parses the commands inside `$(…)` and backticks found in text that is expanded but not split into words. */
   private scanSubstitutions(text: string): void {
-    const inner = new Parser(text, this.out);
+    const inner = new Parser(text, this.out, this.features);
     while (inner.i < text.length) {
       const c = text[inner.i]!;
       if (c === "\\") inner.i += 2;
@@ -157,18 +195,24 @@ class Parser {
     }
   }
 
-  private readWord(): { text: string; dynamic: boolean } {
+  private readWord(): Word {
     const s = this.s;
     let text = "";
     let dynamic = false;
+    let quoted = false;
+    let glob = false;
     if ((s[this.i] === "<" || s[this.i] === ">") && s[this.i + 1] === "(") {
       const start = this.i;
       this.i++;
       this.parseNested(this.readBalanced("(", ")"));
-      return { text: s.slice(start, this.i), dynamic: true };
+      return { text: s.slice(start, this.i), dynamic: true, quoted: false, glob: false };
     }
     while (this.i < s.length && !WORD_END.has(s[this.i]!)) {
       const c = s[this.i]!;
+      if (c === "\\" || c === "'" || c === '"') quoted = true;
+      if (c === "$" && (s[this.i + 1] === "'" || s[this.i + 1] === '"')) quoted = true;
+      // `[` opens a pattern only when its `]` follows in the same word (`[ -t 1 ]` is the test command)
+      if (c === "*" || c === "?" || (c === "[" && this.closesBracket(this.i + 1))) glob = true;
       if (c === "\\") {
         if (this.i + 1 >= s.length) throw new ParseError("the line ends with a lone backslash");
         if (s[this.i + 1] !== "\n") text += s[this.i + 1];
@@ -199,7 +243,12 @@ class Parser {
         this.i++;
       }
     }
-    return { text, dynamic };
+    return { text, dynamic, quoted, glob };
+  }
+
+  private closesBracket(from: number): boolean {
+    for (let j = from; j < this.s.length && !WORD_END.has(this.s[j]!); j++) if (this.s[j] === "]") return true;
+    return false;
   }
 
   private readDoubleQuoted(): { text: string; dynamic: boolean } {
@@ -247,14 +296,19 @@ class Parser {
     }
     const next = s[this.i + 1];
     if (next === "(" && s[this.i + 2] === "(") {
+      // `$((…))` is arithmetic, or a command substitution starting with a subshell: either way, fail closed on names
       this.i++;
-      this.scanSubstitutions(this.readBalanced("(", ")"));
+      const inner = this.readBalanced("(", ")");
+      this.arithmetic(inner);
+      if (!inner.endsWith(")")) this.parseNested(inner);
     } else if (next === "(") {
       this.i++;
       this.parseNested(this.readBalanced("(", ")"));
     } else if (next === "{") {
       this.i++;
-      this.scanSubstitutions(this.readBalanced("{", "}"));
+      const inner = this.readBalanced("{", "}");
+      if (/@[A-Za-z]$/.test(inner)) this.features.add("transformation");
+      this.scanSubstitutions(inner);
     } else {
       NAME.lastIndex = this.i + 1;
       const m = NAME.exec(s);
@@ -287,7 +341,7 @@ class Parser {
   }
 
   private parseNested(text: string): void {
-    new Parser(text, this.out).parse();
+    new Parser(text, this.out, this.features).parse();
   }
 
   private readAnsiC(): string {
@@ -329,6 +383,13 @@ function closingDoubleQuote(s: string, open: number): number {
   return -1;
 }
 
+interface Word {
+  text: string;
+  dynamic: boolean;
+  quoted: boolean;
+  glob: boolean;
+}
+
 function emptyCommand(): SimpleCommand {
-  return { words: [], dynamic: [], redirects: [] };
+  return { words: [], dynamic: [], quoted: [], glob: [], redirects: [] };
 }

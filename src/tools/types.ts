@@ -13,8 +13,12 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Asked when a bash command matches a flagged rule; resolves true to run it. `reason`: why it was flagged. */
-export type PermissionAsker = (request: { toolName: string; command: string; reason?: string }, signal: AbortSignal) => Promise<boolean>;
+/**
+ * Asked when a bash command matches a flagged rule (`reason`: why it was
+ * flagged), or an MCP tool needs approval (`arguments`: the call's
+ * arguments); resolves true to run it.
+ */
+export type PermissionAsker = (request: { toolName: string; command: string; reason?: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
 
 export interface ToolContext {
   /** the session cwd; relative paths resolve against it */

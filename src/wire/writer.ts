@@ -7,13 +7,22 @@
 
 type RawWrite = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
+/** How much may wait for a blocked host before nova stops reading its input (`backlogged`). */
+export const BACKLOG_FRAMES = 1000;
+export const BACKLOG_BYTES = 4 * 1024 * 1024;
+
 export class FrameWriter {
   private blocked = false;
   private waiters: (() => void)[] = [];
+  /** frames and bytes written since the pipe pushed back */
+  private queuedFrames = 0;
+  private queuedBytes = 0;
 
   constructor(private readonly out: NodeJS.WriteStream, private readonly rawWrite: RawWrite) {
     out.on("drain", () => {
       this.blocked = false;
+      this.queuedFrames = 0;
+      this.queuedBytes = 0;
       const waiters = this.waiters;
       this.waiters = [];
       for (const wake of waiters) wake();
@@ -26,7 +35,20 @@ export class FrameWriter {
   send(frame: object): boolean {
     const line = JSON.stringify(frame) + "\n";
     if (!this.rawWrite.call(this.out, line)) this.blocked = true;
+    if (this.blocked) {
+      this.queuedFrames++;
+      this.queuedBytes += line.length;
+    }
     return !this.blocked;
+  }
+
+  /**
+   * True while the host is behind by BACKLOG_FRAMES frames or BACKLOG_BYTES:
+   * the input side then waits for `drained()`, so a host that keeps writing
+   * without reading blocks on its own pipe instead of growing nova.
+   */
+  backlogged(): boolean {
+    return this.blocked && (this.queuedFrames >= BACKLOG_FRAMES || this.queuedBytes >= BACKLOG_BYTES);
   }
 
   /** undefined while the host keeps up, so the relay does not pay a promise per delta */

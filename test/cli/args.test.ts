@@ -10,9 +10,10 @@ describe("parseArgs", () => {
       ]),
     ).toEqual({
       mode: "rpc-ui", config: "c.yml", model: "p/m", thinking: "high", cwd: "/w", sessionDir: "/s",
-      systemPrompt: "S", appendSystemPrompt: "A", messageSnapshots: true, noSession: false,
+      systemPrompt: "S", appendSystemPrompt: "A", messageSnapshots: true, noSession: false, noMcp: false,
       print: false, prompts: [], quiet: false, continue: false,
     });
+    expect(parseArgs(["--no-mcp"]).noMcp).toBe(true);
     expect(parseArgs([]).mode).toBe("rpc");
     expect(parseArgs(["--provider", "p", "--model", "m", "--no-session"])).toMatchObject({ provider: "p", model: "m", noSession: true });
     expect(parseArgs(["--version"]).action).toBe("version");

@@ -137,6 +137,27 @@ describe("loadConfig", () => {
     expect(config.secrets).toEqual(expect.arrayContaining(["sk-ant-test-1234", "sk-test-5678", "AIza-test", "sk-or-test"]));
   });
 
+  test("mcpServers: stdio and URL servers with ${ENV}, MCP settings and rules; a bad entry names its line and field", () => {
+    const file = write(`
+mcpServers:
+  local: { command: run-it, args: [--fast], env: { API_TOKEN: "\${MCP_TOKEN}" } }
+  remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer \${MCP_TOKEN}" } }
+mcp: { waitMs: 500 }
+permissions:
+  mcp: { allow: ["local__*"] }
+`);
+    const config = loadConfig({ configFile: file, env: { MCP_TOKEN: "tok-1234567890" } });
+    expect(config.mcpServers).toEqual({
+      local: { command: "run-it", args: ["--fast"], env: { API_TOKEN: "tok-1234567890" }, enabled: true },
+      remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer tok-1234567890" }, enabled: true },
+    });
+    expect(config.mcp).toEqual({ waitMs: 500, connectTimeoutMs: 30000, callTimeoutMs: 600000 });
+    expect(config.mcpPermissions).toEqual({ allow: ["local__*"], deny: [] });
+    expect(config.secrets).toEqual(expect.arrayContaining(["tok-1234567890", "Bearer tok-1234567890"]));
+    const bad = write("mcpServers:\n  x:\n    command: foo\n    args: [1]\n");
+    expect(errorOf(() => loadConfig({ configFile: bad, env: {} }))).toBe(`${bad}:4: mcpServers.x.args[0] must be a string, got 1`);
+  });
+
   test("a defaultModel that no provider declares is a warning naming it", () => {
     const file = write("defaultModel: local/missing\nproviders:\n  local:\n    api: ollama\n    baseUrl: http://x\n    models: [{id: here}]\n");
     const config = loadConfig({ configFile: file, env: {} });

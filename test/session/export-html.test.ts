@@ -34,7 +34,7 @@ function conversation(): AgentMessage[] {
     { role: "bashExecution", command: `curl -H 'x: ${SECRET}' host`, output: "boom", exitCode: 7, cancelled: false, truncated: true, timestamp: 2 },
     { role: "compactionSummary", summary: "Earlier we set things up.", tokensBefore: 5000, timestamp: 3 },
     assistant([{ type: "text", text: "partial" }], { stopReason: "error", errorMessage: "HTTP 529 overloaded" }),
-    user("thanks, abc is fine"),
+    user("thanks, abc is fine; the short key Q7 is not"),
   ];
 }
 
@@ -81,7 +81,7 @@ async function parse(html: string): Promise<Parsed> {
 describe("exportHtml", () => {
   const html = exportHtml(
     { messages: conversation(), sessionId: "sess-1", name: "Fixing <things>", cwd: "/work/app", model: { provider: "anthropic", modelId: "claude-test" } },
-    { secrets: [SECRET, "abc"] },
+    { secrets: [SECRET, "Q7"] },
   );
 
   test("renders every message in order with its kind", async () => {
@@ -124,8 +124,9 @@ describe("exportHtml", () => {
     expect(html).not.toContain(SECRET);
     expect(html).not.toContain(ANTHROPIC_KEY);
     expect(html).not.toContain("sk-ant-");
-    expect(html.match(/\[redacted\]/g)?.length).toBe(3);
+    expect(html.match(/\[redacted\]/g)?.length).toBe(4);
     expect(html).toContain("thanks, abc is fine");
+    expect(html).not.toContain("Q7");
     expect(html).toContain("<title>Fixing &lt;things&gt;</title>");
     expect(html).not.toContain("<script");
   });

@@ -5,7 +5,9 @@ describe("makeRedactor", () => {
   test("replaces every occurrence of each known secret, longest first", () => {
     const redact = makeRedactor(["hunter2-secret", "hunter2-secret-long", "abc", "a.b*c"]);
     expect(redact("x hunter2-secret-long y hunter2-secret z")).toBe("x [redacted] y [redacted] z");
-    expect(redact("abc stays: too short to be a secret")).toBe("abc stays: too short to be a secret");
+    expect(redact("abc is short but a secret all the same")).toBe("[redacted] is short but a secret all the same");
+    expect(makeRedactor(["k"])("a key of one character: k")).toBe("a [redacted]ey of one character: [redacted]");
+    expect(makeRedactor([""])("an empty value redacts nothing")).toBe("an empty value redacts nothing");
     expect(redact("regex chars a.b*c and aXbbc")).toBe("regex chars [redacted] and aXbbc");
   });
 

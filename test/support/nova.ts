@@ -41,6 +41,7 @@ export class Nova {
   readonly exited: Promise<number>;
   readonly home: string;
   private waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void; from: number }[] = [];
+  private stderrWaiters: { text: string; resolve: () => void }[] = [];
   private nextId = 1;
   private closed = false;
 
@@ -89,6 +90,15 @@ export class Nova {
     return this.waitFor((f) => f.type === type, from);
   }
 
+  /** Resolves once stderr contains `text`. */
+  waitForStderr(text: string, timeoutMs = 20000): Promise<void> {
+    if (this.stderr.includes(text)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`stderr never contained ${JSON.stringify(text)}; got: ${this.stderr.slice(-2000)}`)), timeoutMs);
+      this.stderrWaiters.push({ text, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
   closeStdin(): void {
     if (this.closed) return;
     this.closed = true;
@@ -131,7 +141,10 @@ export class Nova {
 
   private async readStderr(): Promise<void> {
     const decoder = new TextDecoder();
-    for await (const chunk of this.proc.stderr) this.stderr += decoder.decode(chunk, { stream: true });
+    for await (const chunk of this.proc.stderr) {
+      this.stderr += decoder.decode(chunk, { stream: true });
+      this.stderrWaiters = this.stderrWaiters.filter((w) => (this.stderr.includes(w.text) ? (w.resolve(), false) : true));
+    }
   }
 }
 

@@ -33,11 +33,36 @@ describe("parseCommandLine", () => {
     expect(r.ok && r.commands[0]!.dynamic).toEqual([false, true, true, false]);
   });
 
+  test("quoting and unquoted globs are marked per word", () => {
+    const r = parseCommandLine("/bin/r[m] 'a' b\\c \"*\" *.o");
+    expect(r.ok && r.commands[0]!.quoted).toEqual([false, true, true, true, false]);
+    expect(r.ok && r.commands[0]!.glob).toEqual([true, false, false, false, true]);
+  });
+
+  test("constructs the check cannot follow are reported as features", () => {
+    const features = (line: string) => {
+      const r = parseCommandLine(line);
+      return r.ok ? r.features : r.error;
+    };
+    expect(features("f() { ls; }")).toEqual(["function"]);
+    expect(features("function f { ls; }")).toEqual(["function"]);
+    expect(features("coproc cat")).toEqual(["coproc"]);
+    expect(features("((1<<true))\nrm -rf x")).toEqual(["arithmetic"]);
+    expect(words("((1<<true))\nrm -rf x")).toEqual([["rm", "-rf", "x"]]);
+    expect(features("echo $((x))")).toEqual(["arithmetic"]);
+    expect(features("echo $((1 + 2))")).toEqual([]);
+    expect(words("echo $((echo hi); rm x)")).toEqual([["echo", "hi"], ["rm", "x"], ["echo", "$((echo hi); rm x)"]]);
+    expect(features("echo ${x@P}")).toEqual(["transformation"]);
+    expect(features("echo ${x:-y} 'f() {'")).toEqual([]);
+  });
+
   test("redirections are separated from words", () => {
     const r = parseCommandLine("cmd a>out 2>&1 &>>log <in");
     expect(r.ok && r.commands[0]).toEqual({
       words: ["cmd", "a"],
       dynamic: [false, false],
+      quoted: [false, false],
+      glob: [false, false],
       redirects: [
         { op: ">", target: "out", dynamic: false },
         { op: "2>&", target: "1", dynamic: false },

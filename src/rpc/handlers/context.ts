@@ -4,6 +4,7 @@ import type { Subagents } from "../../agent/subagents.ts";
 import type { Config } from "../../config/load.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { HostBridge } from "../host-bridge.ts";
+import type { McpHub } from "../../mcp/index.ts";
 
 /** What handlers act on: always the conversation the host is attached to right now. */
 export class HandlerContext {
@@ -15,6 +16,7 @@ export class HandlerContext {
     readonly config: Config,
     readonly bridge: HostBridge,
     readonly subagents: Subagents,
+    readonly mcp: McpHub,
   ) {}
 
   get session(): AgentSession {

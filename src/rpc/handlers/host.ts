@@ -5,6 +5,8 @@ import { hostTool } from "../../tools/host-tools.ts";
 import { login, loginProviders } from "../../agent/login.ts";
 import { CommandError } from "../../agent/errors.ts";
 import { todoWidgetLines } from "../ui-signals.ts";
+import { parseSpecs } from "../../mcp/specs.ts";
+import { mcpSecrets } from "../../config/load.ts";
 import { schemaProblem } from "../json-bounds.ts";
 
 export function hostHandlers(ctx: HandlerContext) {
@@ -22,6 +24,12 @@ export function hostHandlers(ctx: HandlerContext) {
       ctx.hostTools = c.tools.map((definition) => hostTool(definition, ctx.bridge.callTool));
       return { toolNames: c.tools.map((t) => t.name) };
     },
+    set_mcp_servers: async (c: CommandOf<"set_mcp_servers">) => {
+      const specs = parseSpecs(c.servers, "servers", ctx.config.env);
+      ctx.config.secrets.push(...Object.values(specs).flatMap(mcpSecrets));
+      return { serverNames: await ctx.mcp.setServers("rpc", specs) };
+    },
+    get_mcp_servers: () => ({ servers: ctx.session.options.mcp?.servers() ?? [] }),
     set_host_uri_schemes: (c: CommandOf<"set_host_uri_schemes">) => ({ schemes: ctx.bridge.setSchemes(c.schemes) }),
     set_todos: (c: CommandOf<"set_todos">) => {
       const phases = ctx.session.setTodos(c.phases);

@@ -20,8 +20,14 @@ function answer(disposition: Disposition) {
 
 export function promptingHandlers(ctx: HandlerContext) {
   return {
-    // every accepted prompt reaches the agent (nova has no local-only slash commands): agentInvoked is always true
-    prompt: (c: CommandOf<"prompt">) => answer(ctx.session.prompt(c.message, images(c.images), c.streamingBehavior)),
+    // every accepted prompt reaches the agent (nova has no local-only slash commands): agentInvoked is always true;
+    // `/mcp__server__prompt args` first becomes the text the server's prompt gives
+    prompt: async (c: CommandOf<"prompt">) => {
+      const attached = images(c.images);
+      const expanded = c.message.startsWith("/") ? await ctx.session.options.mcp?.expand(c.message) : undefined;
+      if (expanded) return answer(ctx.session.prompt(expanded.text, [...attached, ...expanded.images], c.streamingBehavior));
+      return answer(ctx.session.prompt(c.message, attached, c.streamingBehavior));
+    },
     steer: (c: CommandOf<"steer">) => answer(ctx.session.steer(c.message, images(c.images))),
     follow_up: (c: CommandOf<"follow_up">) => answer(ctx.session.followUpMessage(c.message, images(c.images))),
     abort: () => ctx.session.abort(),

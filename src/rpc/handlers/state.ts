@@ -33,8 +33,8 @@ export function stateHandlers(ctx: HandlerContext) {
     },
     get_messages: () => ({ messages: ctx.session.messages() }),
     get_last_assistant_text: () => ({ text: ctx.session.lastAssistantText() }),
-    get_commands: () => ({ commands: [] }),
-    get_available_commands: () => ({ commands: [] }),
+    get_commands: () => ({ commands: mcpCommands(ctx) }),
+    get_available_commands: () => ({ commands: mcpCommands(ctx) }),
     get_available_models: () => ({ models: ctx.session.models }),
     set_model: (c: CommandOf<"set_model">) => ctx.session.setModel(c.provider, c.modelId),
     cycle_model: () => ctx.session.cycleModel(),
@@ -66,4 +66,9 @@ export function stateHandlers(ctx: HandlerContext) {
       ctx.bridge.ui.setTitle(c.name.trim());
     },
   };
+}
+
+/** MCP prompts, the only commands nova has: Pi's command shape plus the prompt's arguments. */
+function mcpCommands(ctx: HandlerContext) {
+  return (ctx.session.options.mcp?.commands() ?? []).map((c) => ({ ...c, source: "mcp" }));
 }
