@@ -12,9 +12,39 @@ import { estimateMessageTokens, estimateTokens } from "./tokens.ts";
 export type { ContextItem };
 
 /** The entries behind the current context, after the newest compaction (whose summary comes first). */
-export function contextItems(path: readonly SessionEntry[]): { items: ContextItem[]; previousSummary?: string } {
+export function contextItems(path: readonly SessionEntry[]): { items: ContextItem[]; previousSummary?: string; previousDetails?: unknown } {
   const { compaction, items } = projectPath(path);
-  return { items, previousSummary: compaction?.summary };
+  return { items, previousSummary: compaction?.summary, previousDetails: compaction?.details };
+}
+
+/** Pi's compaction `details`: the files read (and not changed) and the files changed. */
+export interface FileLists {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+/**
+ * The files the summarised messages read and changed, added to those the
+ * previous compaction listed, so the lists cover the whole conversation as
+ * Pi's do: a file both read and changed counts as changed.
+ */
+export function fileLists(messages: readonly AgentMessage[], previous: unknown): FileLists {
+  const read = new Set<string>();
+  const modified = new Set<string>();
+  const earlier = (previous ?? {}) as Partial<Record<keyof FileLists, unknown>>;
+  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+  for (const path of strings(earlier.readFiles)) read.add(path);
+  for (const path of strings(earlier.modifiedFiles)) modified.add(path);
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) {
+      const path = block.type === "toolCall" ? block.arguments.path : undefined;
+      if (typeof path !== "string" || block.type !== "toolCall") continue;
+      if (block.name === "read") read.add(path);
+      else if (block.name === "write" || block.name === "edit") modified.add(path);
+    }
+  }
+  return { readFiles: [...read].filter((path) => !modified.has(path)).sort(), modifiedFiles: [...modified].sort() };
 }
 
 /** Index of the first item to keep, or undefined when there is nothing older to summarise. */

@@ -7,7 +7,7 @@ import type { CompactionReason, CompactionResult, EventSink } from "./events.ts"
 import type { Provider, ProviderRequest } from "../providers/types.ts";
 import type { AgentMessage } from "../core/messages.ts";
 import type { SessionStore } from "../session/index.ts";
-import { contextItems, findCut, manualCut, summarize } from "./compaction.ts";
+import { contextItems, fileLists, findCut, manualCut, summarize } from "./compaction.ts";
 import { CommandError } from "./errors.ts";
 
 export interface CompactorHost {
@@ -58,7 +58,7 @@ export class Compactor {
     const { host } = this;
     const next = await host.buildRequest();
     if (typeof next === "string") throw new CommandError(next);
-    const { items, previousSummary } = contextItems(host.store.pathToLeaf());
+    const { items, previousSummary, previousDetails } = contextItems(host.store.pathToLeaf());
     const cut = findCut(items, host.keepRecentTokens) ?? (reason === "manual" ? manualCut(items) : undefined);
     if (cut === undefined) {
       throw new CommandError(reason === "manual" ? "Nothing to compact: the conversation is empty." : "Nothing to compact: the conversation is shorter than what is kept verbatim.");
@@ -69,12 +69,14 @@ export class Compactor {
     host.sink.emit({ type: "compaction_start", reason });
     this.compacting = true;
     try {
-      const summary = await this.summary(next, items.slice(0, cut).map((i) => i.message), previousSummary, customInstructions, outer);
+      const summarised = items.slice(0, cut).map((i) => i.message);
+      const summary = await this.summary(next, summarised, previousSummary, customInstructions, outer);
       const firstKeptEntryId = items[cut]?.entryId ?? "";
-      host.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before });
+      const details = fileLists(summarised, previousDetails);
+      host.store.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: before, details });
       host.reloadContext();
       const after = host.contextTokens();
-      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, estimatedTokensAfter: after, tokensAfter: after };
+      const result: CompactionResult = { summary, firstKeptEntryId, tokensBefore: before, estimatedTokensAfter: after, tokensAfter: after, details };
       host.sink.emit({ type: "compaction_end", reason, before, after, result, aborted: false, willRetry });
       return result;
     } catch (error) {

@@ -31,7 +31,8 @@ export interface CompactionResult {
   estimatedTokensAfter: number;
   tokensAfter: number;
   usage?: Usage;
-  details?: unknown;
+  /** the files the summarised part read (and did not change) and changed, as Pi reports them */
+  details: { readFiles: string[]; modifiedFiles: string[] };
 }
 
 export type CompactionReason = "manual" | "threshold" | "overflow";

@@ -80,7 +80,7 @@ export function frameSchemas() {
     estimatedTokensAfter: z.number(),
     tokensAfter: z.number(),
     usage: usage.optional(),
-    details: z.unknown().optional(),
+    details: z.object({ readFiles: z.array(z.string()), modifiedFiles: z.array(z.string()) }),
   });
   const compactionReason = z.enum(["manual", "threshold", "overflow"]);
   const todoTask = z.object({ content: z.string(), status: z.enum(todoStatuses) });

@@ -164,8 +164,8 @@ const documented: [RegExp, string][] = [
   // assistant messages: Pi's provider diagnostics and the requested thinking level
   [/(^\[\]|message|messages\[\]|entries\[\]\.message|toolResults\[\])\.(responseId|responseModel|rawStopReason|durationMs|thinkingLevel):/, "assistant message extras"],
   [/usage\.(reasoning|cost\.totalFromProvider):/, "usage extras"],
-  // Pi's compaction reports the summary call's usage and the files read and changed
-  [/^(usage|details)[.:]|(entries\[\]|entry)\.(usage|details|fromHook)[.:]|result\.(usage|details)[.:]/, "compaction usage and details"],
+  // Pi's compaction reports the summary call's usage
+  [/^usage[.:]|(entries\[\]|entry)\.(usage|fromHook)[.:]|result\.usage[.:]/, "compaction usage"],
   // Pi's bash tool answers with structuredContent; nova's with its own details
   [/structuredContent|partialResult\.details/, "bash tool result"],
 ];
