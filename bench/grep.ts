@@ -25,10 +25,7 @@ function makeTree(root: string): void {
 
 async function timeNova(root: string): Promise<{ ms: number; matches: number }> {
   const start = performance.now();
-  const result = await grepTool.execute(
-    { pattern: NEEDLE, literal: true, limit: 1000 },
-    { cwd: root, signal: new AbortController().signal, onUpdate() {}, hasUI: false },
-  );
+  const result = await grepTool.execute({ pattern: NEEDLE, literal: true, limit: 1000 }, { cwd: root, signal: new AbortController().signal, onUpdate() {}, hasUI: false });
   const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   return { ms: performance.now() - start, matches: text.split("\n").filter((l) => l.includes(NEEDLE)).length };
 }
@@ -36,7 +33,13 @@ async function timeNova(root: string): Promise<{ ms: number; matches: number }> 
 function timeExternal(cmd: string[], root: string): { ms: number; matches: number } {
   const start = performance.now();
   const out = Bun.spawnSync(cmd, { cwd: root, stdout: "pipe", stderr: "ignore" });
-  return { ms: performance.now() - start, matches: out.stdout.toString().split("\n").filter((l) => l.includes(NEEDLE)).length };
+  return {
+    ms: performance.now() - start,
+    matches: out.stdout
+      .toString()
+      .split("\n")
+      .filter((l) => l.includes(NEEDLE)).length,
+  };
 }
 
 export async function benchGrep() {

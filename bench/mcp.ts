@@ -72,7 +72,10 @@ function buildBefore(): string {
     const unpack = Bun.spawnSync(["sh", "-c", `git archive ${rev} | tar -x -C "${dir}"`], { cwd: ROOT, stderr: "inherit" });
     if (!unpack.success) throw new Error(`could not unpack ${rev} into ${dir}`);
   }
-  for (const cmd of [["bun", "install", "--frozen-lockfile"], ["bun", "run", "build"]]) {
+  for (const cmd of [
+    ["bun", "install", "--frozen-lockfile"],
+    ["bun", "run", "build"],
+  ]) {
     const r = Bun.spawnSync(cmd, { cwd: dir, stdout: "ignore", stderr: "inherit" });
     if (!r.success) throw new Error(`${cmd.join(" ")} failed in ${dir}`);
   }

@@ -20,7 +20,19 @@ function makeSession(path: string): void {
       kind === 0
         ? { role: "user", content: `Please look at file ${i} and fix the bug in it. `.repeat(4), timestamp: i }
         : kind === 1
-          ? { role: "assistant", content: [{ type: "text", text: "Reading it now. ".repeat(10) }, { type: "toolCall", id: `c${i}`, name: "read", arguments: { path: `src/f${i}.ts` } }], api: "openai-chat", provider: "p", model: "m", usage, stopReason: "toolUse", timestamp: i }
+          ? {
+              role: "assistant",
+              content: [
+                { type: "text", text: "Reading it now. ".repeat(10) },
+                { type: "toolCall", id: `c${i}`, name: "read", arguments: { path: `src/f${i}.ts` } },
+              ],
+              api: "openai-chat",
+              provider: "p",
+              model: "m",
+              usage,
+              stopReason: "toolUse",
+              timestamp: i,
+            }
           : { role: "toolResult", toolCallId: `c${i - 1}`, toolName: "read", content: [{ type: "text", text: "const x = 1;\n".repeat(60) }], isError: false, timestamp: i };
     lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: new Date(i).toISOString(), message }));
     parent = id;

@@ -16,7 +16,7 @@ const sharpPackage = require("sharp/package.json") as { version: string; optiona
 import { NATIVE_ADDON } from "../src/tools/sharp-native.ts";
 
 export type SharpNative =
-  | { images: true; platform: string; /** @img/sharp-<platform> and, except on win32, @img/sharp-libvips-<platform> */ packageDirs: Record<string, string> }
+  | { images: true; platform: string /** @img/sharp-<platform> and, except on win32, @img/sharp-libvips-<platform> */; packageDirs: Record<string, string> }
   | { images: false };
 
 const NATIVE_FILE = /\.(node|dll|dylib|so(\.\d+)*)$/;
@@ -29,7 +29,9 @@ function notBundled(what: string): string {
 function manifestSource(platform: string, packageDirs: Record<string, string>): string {
   const files: { rel: string; abs: string; size: number; sha256: string }[] = [];
   for (const [name, dir] of Object.entries(packageDirs)) {
-    for (const file of readdirSync(join(dir, "lib")).filter((f) => NATIVE_FILE.test(f)).sort()) {
+    for (const file of readdirSync(join(dir, "lib"))
+      .filter((f) => NATIVE_FILE.test(f))
+      .sort()) {
       const abs = join(dir, "lib", file);
       const bytes = readFileSync(abs);
       files.push({ rel: `${name}/lib/${file}`, abs, size: bytes.length, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex") });
@@ -37,7 +39,10 @@ function manifestSource(platform: string, packageDirs: Record<string, string>): 
   }
   const addon = files.find((f) => f.rel.startsWith(`@img/sharp-${platform}/`) && f.rel.endsWith(".node"));
   if (!addon) throw new Error(`no sharp addon (.node) in ${packageDirs[`@img/sharp-${platform}`]}/lib`);
-  const contentHash = new Bun.CryptoHasher("sha256").update(files.map((f) => f.sha256).join("")).digest("hex").slice(0, 12);
+  const contentHash = new Bun.CryptoHasher("sha256")
+    .update(files.map((f) => f.sha256).join(""))
+    .digest("hex")
+    .slice(0, 12);
   const imports = files.map((f, i) => `import f${i} from ${JSON.stringify(f.abs)} with { type: "file" };`);
   const entries = files.map((f, i) => `{ rel: ${JSON.stringify(f.rel)}, path: f${i}, size: ${f.size}, sha256: ${JSON.stringify(f.sha256)} }`);
   const key = `sharp-${sharpPackage.version}-${platform}-${contentHash}`;

@@ -94,7 +94,10 @@ describe("import graph of src/", () => {
     const doc = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
     const block = /## Layers\n[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(block).toBeDefined();
-    const stated = block!.trim().split("\n").map((line) => line.split("#")[0]!.trim().split(/\s+/));
+    const stated = block!
+      .trim()
+      .split("\n")
+      .map((line) => line.split("#")[0]!.trim().split(/\s+/));
     expect(stated).toEqual([...LAYERS].reverse());
   });
 

@@ -67,7 +67,11 @@ export const nova: Agent = {
   version: "dist/nova",
   command(providerUrl) {
     const home = scratch("peers-nova-");
-    const config = { defaultModel: "bench/m", providers: { bench: { api: "openai-chat", baseUrl: `${providerUrl}/v1`, apiKey: "sk-bench", models: [model] } }, retry: { enabled: false } };
+    const config = {
+      defaultModel: "bench/m",
+      providers: { bench: { api: "openai-chat", baseUrl: `${providerUrl}/v1`, apiKey: "sk-bench", models: [model] } },
+      retry: { enabled: false },
+    };
     writeFileSync(join(home, "config.yml"), JSON.stringify(config));
     return { cmd: [NOVA, "--mode", "rpc", "--no-session"], env: { ...baseEnv(home), NOVA_HOME: home }, cwd: project(home) };
   },
@@ -96,6 +100,10 @@ function piFamily(name: string, version: string, runtime: string, cli: string, m
 export const piNode = piFamily("pi (node)", PI_VERSION, "node", PI_CLI, "models.json", {}, replaceArgs);
 export const piBun = piFamily("pi (bun)", PI_VERSION, "bun", PI_CLI, "models.json", {}, replaceArgs);
 /** omp's default edit tool speaks hashline; PI_EDIT_VARIANT=replace gives a plain replace with its own argument names. */
-export const omp = piFamily("omp", OMP_VERSION, "bun", OMP_CLI, "models.yml", { PI_EDIT_VARIANT: "replace" }, (path, oldText, newText) => ({ path, old_string: oldText, new_string: newText }));
+export const omp = piFamily("omp", OMP_VERSION, "bun", OMP_CLI, "models.yml", { PI_EDIT_VARIANT: "replace" }, (path, oldText, newText) => ({
+  path,
+  old_string: oldText,
+  new_string: newText,
+}));
 
 export const agents: Agent[] = [nova, piNode, piBun, omp];

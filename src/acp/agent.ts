@@ -42,16 +42,25 @@ export class AcpAgent {
   private readonly mcp: McpHub;
 
   /** `base` holds the command-line choices; each session gets its own cwd. */
-  constructor(private readonly base: SessionOptions, private readonly conn: () => Connection, private readonly options: { noMcp: boolean }) {
+  constructor(
+    private readonly base: SessionOptions,
+    private readonly conn: () => Connection,
+    private readonly options: { noMcp: boolean },
+  ) {
     const log = (text: string) => process.stderr.write(`nova: acp: ${text}\n`);
-    this.mcp = createMcp(base.config, options.noMcp, {
-      onStatus: (s, scope) => {
-        log(`MCP server "${s.name}"${scope ? ` of session ${scope}` : ""}: ${s.status}${s.error ? ` (${s.error})` : ""}`);
-        // its prompts become slash commands once it is connected
-        if (s.status === "connected") for (const session of this.sessions.values()) if (!scope || scope === session.id) session.advertiseCommands();
+    this.mcp = createMcp(
+      base.config,
+      options.noMcp,
+      {
+        onStatus: (s, scope) => {
+          log(`MCP server "${s.name}"${scope ? ` of session ${scope}` : ""}: ${s.status}${s.error ? ` (${s.error})` : ""}`);
+          // its prompts become slash commands once it is connected
+          if (s.status === "connected") for (const session of this.sessions.values()) if (!scope || scope === session.id) session.advertiseCommands();
+        },
+        onNotice: log,
       },
-      onNotice: log,
-    }, base.sandbox);
+      base.sandbox,
+    );
   }
 
   handlers(): Handlers {
@@ -91,10 +100,12 @@ export class AcpAgent {
 
   /** stdin closed or a signal came: stop every run, nobody can answer a question any more. */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map(async (s) => {
-      s.cancel();
-      await s.core.abort();
-    }));
+    await Promise.all(
+      [...this.sessions.values()].map(async (s) => {
+        s.cancel();
+        await s.core.abort();
+      }),
+    );
     await this.mcp.close();
   }
 
@@ -137,7 +148,10 @@ export class AcpAgent {
     }
     if (this.base.config.providers.some((provider) => provider.name === methodId)) return {};
     const preset = presets.find((candidate) => candidate.name === methodId)!;
-    throw new RpcError(AUTH_REQUIRED, `Authentication required: ${preset.label} has no API key; set ${preset.keyVar} in the environment nova starts with (or store one with rpc mode's login), then restart nova`);
+    throw new RpcError(
+      AUTH_REQUIRED,
+      `Authentication required: ${preset.label} has no API key; set ${preset.keyVar} in the environment nova starts with (or store one with rpc mode's login), then restart nova`,
+    );
   }
 
   private async newSession(p: unknown) {
@@ -229,7 +243,8 @@ export class AcpAgent {
 
   private session(id: string): AcpSession {
     const session = this.sessions.get(id);
-    if (!session) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: no session ${JSON.stringify(id)} in this process; create it with session/new or load it with session/load`);
+    if (!session)
+      throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: no session ${JSON.stringify(id)} in this process; create it with session/new or load it with session/load`);
     return session;
   }
 
@@ -294,6 +309,9 @@ function extension(name: string, handler: (params: unknown) => Promise<unknown>)
 }
 
 async function requireDirectory(method: string, cwd: string): Promise<void> {
-  const isDir = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) throw new RpcError(INVALID_PARAMS, `Invalid params for ${method}: cwd ${JSON.stringify(cwd)} is not a directory`);
 }

@@ -23,7 +23,10 @@ export class Connection {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly writer: FrameWriter, private readonly handlers: Handlers) {}
+  constructor(
+    private readonly writer: FrameWriter,
+    private readonly handlers: Handlers,
+  ) {}
 
   /** Reads until the input closes; then nova's open requests to the client fail. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {

@@ -9,7 +9,11 @@ export const AUTH_REQUIRED = -32000;
 export const RESOURCE_NOT_FOUND = -32002;
 
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
     this.name = "RpcError";
   }

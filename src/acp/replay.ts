@@ -27,13 +27,25 @@ export function replayUpdates(messages: AgentMessage[], cwd: string): Update[] {
             const diffs = toolDiffs(part.name, part.arguments, cwd, null);
             diffsById.set(part.id, diffs);
             const view = toolView(part.name, part.arguments, cwd);
-            updates.push({ sessionUpdate: "tool_call", toolCallId: part.id, ...view, status: "pending", rawInput: part.arguments, ...(diffs.length > 0 ? { content: diffs } : {}) });
+            updates.push({
+              sessionUpdate: "tool_call",
+              toolCallId: part.id,
+              ...view,
+              status: "pending",
+              rawInput: part.arguments,
+              ...(diffs.length > 0 ? { content: diffs } : {}),
+            });
           }
         }
         return;
       case "toolResult": {
         const diffs = message.isError ? [] : (diffsById.get(message.toolCallId) ?? []);
-        const update: Update = { sessionUpdate: "tool_call_update", toolCallId: message.toolCallId, status: message.isError ? "failed" : "completed", content: [...diffs, ...resultContent(message)] };
+        const update: Update = {
+          sessionUpdate: "tool_call_update",
+          toolCallId: message.toolCallId,
+          status: message.isError ? "failed" : "completed",
+          content: [...diffs, ...resultContent(message)],
+        };
         const line = changedLine(message.details);
         const first = diffs[0];
         if (line && first?.type === "diff") update.locations = [{ path: first.path, line }];

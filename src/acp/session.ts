@@ -61,7 +61,11 @@ export class AcpSession {
   private readonly remembered = new Map<string, boolean>();
   private asks = 0;
 
-  constructor(readonly id: string, readonly core: AgentSession, private readonly conn: Connection) {
+  constructor(
+    readonly id: string,
+    readonly core: AgentSession,
+    private readonly conn: Connection,
+  ) {
     core.subscribe((event) => {
       this.onEvent(event);
       return conn.drained();
@@ -156,7 +160,7 @@ export class AcpSession {
         return this.toolStarted(event.toolCallId, event.toolName, event.args);
       case "tool_execution_update":
         if (this.tool?.terminalId) return;
-        this.update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.tool?.diffs ?? [], ...resultContent(event.partialResult)] });
+        this.update({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...(this.tool?.diffs ?? []), ...resultContent(event.partialResult)] });
         return;
       case "tool_execution_end":
         return this.toolEnded(event.toolCallId, event.result, event.isError);
@@ -228,15 +232,13 @@ export class AcpSession {
       status: "pending",
       rawInput: args ?? { command },
     };
-    const asked = this.conn
-      .request(clientRequests.requestPermission, { sessionId: this.id, toolCall, options: [...PERMISSION_OPTIONS] })
-      .then((answer) => {
-        const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
-        const kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
-        const approved = kind === "allow_once" || kind === "allow_always";
-        if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
-        return approved;
-      });
+    const asked = this.conn.request(clientRequests.requestPermission, { sessionId: this.id, toolCall, options: [...PERMISSION_OPTIONS] }).then((answer) => {
+      const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
+      const kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
+      const approved = kind === "allow_once" || kind === "allow_always";
+      if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
+      return approved;
+    });
     let onAbort = () => {};
     const cancelled = new Promise<boolean>((resolve) => {
       onAbort = () => resolve(false);

@@ -47,7 +47,10 @@ export class MessageAssembler {
   private stop: AssistantMessage["stopReason"] | undefined;
   private error: ProviderError | undefined;
 
-  constructor(private readonly model: Model, private readonly out: (event: AssistantMessageEvent) => void) {
+  constructor(
+    private readonly model: Model,
+    private readonly out: (event: AssistantMessageEvent) => void,
+  ) {
     this.message = newAssistantMessage(model);
   }
 

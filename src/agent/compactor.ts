@@ -20,7 +20,6 @@ export interface CompactorHost {
   reloadContext(): void;
 }
 
-
 export class Compactor {
   private running: AbortController | undefined;
   private compacting = false;
@@ -61,7 +60,9 @@ export class Compactor {
     const { items, previousSummary, previousDetails } = contextItems(host.store.pathToLeaf());
     const cut = findCut(items, host.keepRecentTokens) ?? (reason === "manual" ? manualCut(items) : undefined);
     if (cut === undefined) {
-      throw new CommandError(reason === "manual" ? "Nothing to compact: the conversation is empty." : "Nothing to compact: the conversation is shorter than what is kept verbatim.");
+      throw new CommandError(
+        reason === "manual" ? "Nothing to compact: the conversation is empty." : "Nothing to compact: the conversation is shorter than what is kept verbatim.",
+      );
     }
     const before = host.contextTokens();
     // an overflow compaction is followed by the failed request, once more

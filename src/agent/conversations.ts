@@ -32,7 +32,10 @@ export class Conversations {
   private listener: ((event: AgentEvent) => Promise<void> | undefined) | undefined;
   private settledInBackground: ((session: AgentSession, aborted: boolean) => void) | undefined;
 
-  constructor(private readonly options: SessionOptions, private readonly limit: number) {
+  constructor(
+    private readonly options: SessionOptions,
+    private readonly limit: number,
+  ) {
     this.current = this.attach(new AgentSession(options));
   }
 
@@ -82,7 +85,12 @@ export class Conversations {
     if (entry.session.isStreaming) this.listener?.({ type: "agent_start" });
     return {
       cancelled: false,
-      background: this.info(old, streaming, [], streaming ? "The conversation you left continues in the background." : "The conversation you left had no turn running and was closed."),
+      background: this.info(
+        old,
+        streaming,
+        [],
+        streaming ? "The conversation you left continues in the background." : "The conversation you left had no turn running and was closed.",
+      ),
     };
   }
 

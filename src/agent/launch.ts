@@ -118,7 +118,7 @@ function permissionPrompt(args: Args, config: Config, env: Env): PermissionPromp
   if (fromEnv !== undefined && fromEnv !== "" && !(permissionPrompts as readonly string[]).includes(fromEnv)) {
     throw new UsageError(`NOVA_PERMISSION_PROMPT must be one of ${permissionPrompts.join(", ")}, got "${fromEnv}"`);
   }
-  return args.permissionPrompt ?? (fromEnv as PermissionPrompt | undefined || undefined) ?? config.permissionPrompt ?? (args.piOnlyFlags.length > 0 ? "ui" : "request");
+  return args.permissionPrompt ?? ((fromEnv as PermissionPrompt | undefined) || undefined) ?? config.permissionPrompt ?? (args.piOnlyFlags.length > 0 ? "ui" : "request");
 }
 
 /** Where a session named on the command line is looked for and created. */

@@ -37,7 +37,10 @@ const idle = (host: FilesHost, what: string) => {
 export class SessionFiles {
   store: SessionStore;
 
-  constructor(private readonly options: FilesOptions, private readonly host: FilesHost) {
+  constructor(
+    private readonly options: FilesOptions,
+    private readonly host: FilesHost,
+  ) {
     this.store = this.create();
   }
 

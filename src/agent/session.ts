@@ -88,7 +88,8 @@ export class AgentSession {
     this.autoRetry = config.retry.enabled;
     this.permissionMode = options.permissionMode ?? config.permissionMode;
     // the front end's own asker (ACP), else permissions.prompt decides how to ask
-    const asker = options.host?.askPermission ?? permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.confirmUi ?? options.host?.ui });
+    const asker =
+      options.host?.askPermission ?? permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.confirmUi ?? options.host?.ui });
     this.askByMode = askInMode(() => this.permissionMode, asker);
     this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
     this.userBash = new UserBash(
@@ -327,9 +328,7 @@ export class AgentSession {
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
-    run.done = new Promise((resolve) => setImmediate(resolve))
-      .then(() => runLoop(this.loopSeam(), initial, controller.signal))
-      .finally(() => this.afterRun(run));
+    run.done = new Promise((resolve) => setImmediate(resolve)).then(() => runLoop(this.loopSeam(), initial, controller.signal)).finally(() => this.afterRun(run));
   }
 
   /** A message queued after the loop's last look starts the next run; otherwise the agent settles. */

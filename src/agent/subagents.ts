@@ -79,7 +79,14 @@ export class Subagents {
   }
 
   private async run(parent: AgentSession, depth: number, request: SubagentRequest, signal: AbortSignal, onProgress: (text: string) => void) {
-    const child: Child = { agentId: `agent_${this.next++}`, task: request.task, depth, status: "queued", startedAt: new Date().toISOString(), root: this.roots.get(parent) ?? parent };
+    const child: Child = {
+      agentId: `agent_${this.next++}`,
+      task: request.task,
+      depth,
+      status: "queued",
+      startedAt: new Date().toISOString(),
+      root: this.roots.get(parent) ?? parent,
+    };
     this.children.set(child.agentId, child);
     await this.slot(signal);
     try {
@@ -176,4 +183,3 @@ export class Subagents {
     this.waiting.shift()?.();
   }
 }
-

@@ -11,7 +11,10 @@ import { userMessage } from "./queues.ts";
 export class TodoReminders {
   private left = 1;
 
-  constructor(private readonly todos: TodoList, private readonly emit: Emit) {}
+  constructor(
+    private readonly todos: TodoList,
+    private readonly emit: Emit,
+  ) {}
 
   /** A new prompt: one reminder again. */
   arm(): void {

@@ -59,7 +59,9 @@ export async function runToolCalls(assistant: AssistantMessage, badArgs: Map<str
       timestamp: Date.now(),
     };
     // saved before tool_execution_end goes out: a host that saw the call finish finds its result in the session file
-    batch.append(message, () => emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) }));
+    batch.append(message, () =>
+      emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs === undefined ? {} : { durationMs }) }),
+    );
     results.push(message);
     if (!skipReason && batch.interrupts()) {
       skipReason = "Skipped due to queued user message.";

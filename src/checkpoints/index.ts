@@ -9,7 +9,21 @@
  * changed since it was last seen, and a batch that changed nothing records
  * nothing.
  */
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, rmdirSync, symlinkSync, chmodSync, type Stats, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  readdirSync,
+  rmSync,
+  rmdirSync,
+  symlinkSync,
+  chmodSync,
+  type Stats,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBinary, unifiedDiff } from "./diff.ts";
 import { ObjectStore } from "./objects.ts";
@@ -514,7 +528,10 @@ export function readRecords(log: string): CheckpointRecord[] {
 /** `$NOVA_HOME/checkpoints/<name>-<hash of the real cwd>`. */
 export function projectDir(novaHome: string, cwd: string): string {
   const key = new Bun.CryptoHasher("sha256").update(resolve(cwd)).digest("hex").slice(0, 16);
-  const name = basename(resolve(cwd)).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "root";
+  const name =
+    basename(resolve(cwd))
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .slice(0, 40) || "root";
   return join(novaHome, "checkpoints", `${name}-${key}`);
 }
 

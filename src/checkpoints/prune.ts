@@ -11,7 +11,11 @@ import type { CheckpointRecord, CheckpointSettings } from "./index.ts";
 
 const GRACE_MS = 60 * 60 * 1000;
 
-export async function pruneCheckpoints(novaHome: string, settings: Pick<CheckpointSettings, "maxAgeDays" | "maxBytes">, now = Date.now()): Promise<{ dropped: number; deletedObjects: number }> {
+export async function pruneCheckpoints(
+  novaHome: string,
+  settings: Pick<CheckpointSettings, "maxAgeDays" | "maxBytes">,
+  now = Date.now(),
+): Promise<{ dropped: number; deletedObjects: number }> {
   const root = join(novaHome, "checkpoints");
   if (!existsSync(root)) return { dropped: 0, deletedObjects: 0 };
   let dropped = 0;
@@ -81,13 +85,16 @@ function hashes(record: CheckpointRecord): string[] {
 }
 
 function grownHashes(tail: string): string[] {
-  return tail.split("\n").filter(Boolean).flatMap((line) => {
-    try {
-      return hashes(JSON.parse(line));
-    } catch {
-      return [];
-    }
-  });
+  return tail
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((line) => {
+      try {
+        return hashes(JSON.parse(line));
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** hash → compressed size on disk */

@@ -4,15 +4,7 @@
  * Hand-parsed: the surface is small and every mistake must name the flag and
  * exit 2 before anything starts.
  */
-import {
-  permissionModes,
-  permissionPrompts,
-  sandboxModes,
-  thinkingLevels,
-  type PermissionMode,
-  type PermissionPrompt,
-  type ThinkingLevel,
-} from "../core/enums.ts";
+import { permissionModes, permissionPrompts, sandboxModes, thinkingLevels, type PermissionMode, type PermissionPrompt, type ThinkingLevel } from "../core/enums.ts";
 
 export type Mode = "rpc" | "rpc-ui" | "acp" | "json";
 
@@ -242,7 +234,9 @@ const piOnly: Record<string, boolean> = {
 /** Consumes one of Pi's flags; false when `flag` is not one. */
 function parsePiFlag(flag: string, inline: string | undefined, next: () => string, args: Args): boolean {
   if (flag === "--resume" || flag === "-r") {
-    throw new UsageError(`${flag} opens Pi's interactive session picker, which nova does not have; use --continue for the newest session of this directory, or --session <path|id>`);
+    throw new UsageError(
+      `${flag} opens Pi's interactive session picker, which nova does not have; use --continue for the newest session of this directory, or --session <path|id>`,
+    );
   }
   const value = piValues[flag];
   if (value) {
@@ -267,7 +261,10 @@ function parsePiFlag(flag: string, inline: string | undefined, next: () => strin
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const SESSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
@@ -284,11 +281,25 @@ function checkPiArgs(args: Args): void {
     const set = others.filter(([, on]) => on).map(([name]) => name);
     if (set.length > 0) throw new UsageError(`${flag} cannot be combined with ${set.join(", ")}`);
   };
-  if (args.fork !== undefined) conflicts("--fork", [["--session", args.session !== undefined], ["--continue", args.continue], ["--no-session", args.noSession]]);
-  if (args.sessionId !== undefined) conflicts("--session-id", [["--session", args.session !== undefined], ["--continue", args.continue]]);
-  if (args.session !== undefined) conflicts("--session", [["--continue", args.continue], ["--no-session", args.noSession]]);
+  if (args.fork !== undefined)
+    conflicts("--fork", [
+      ["--session", args.session !== undefined],
+      ["--continue", args.continue],
+      ["--no-session", args.noSession],
+    ]);
+  if (args.sessionId !== undefined)
+    conflicts("--session-id", [
+      ["--session", args.session !== undefined],
+      ["--continue", args.continue],
+    ]);
+  if (args.session !== undefined)
+    conflicts("--session", [
+      ["--continue", args.continue],
+      ["--no-session", args.noSession],
+    ]);
   if (args.continue) conflicts("--continue", [["--no-session", args.noSession]]);
-  const sessionFlag = args.session !== undefined ? "--session" : args.continue ? "--continue" : args.fork !== undefined ? "--fork" : args.sessionId !== undefined ? "--session-id" : undefined;
+  const sessionFlag =
+    args.session !== undefined ? "--session" : args.continue ? "--continue" : args.fork !== undefined ? "--fork" : args.sessionId !== undefined ? "--session-id" : undefined;
   if (args.mode === "acp" && sessionFlag) throw new UsageError(`${sessionFlag} does not apply to --mode acp (its client loads sessions with session/load)`);
 }
 

@@ -39,7 +39,10 @@ export function resolveModel(raw: string, provider: string | undefined, models: 
   const attempts: [Model[], string][] = provider
     ? [[within(provider), pattern]]
     : prefix && models.some((m) => m.provider === prefix)
-      ? [[within(prefix), pattern.slice(slash + 1)], [models, pattern]]
+      ? [
+          [within(prefix), pattern.slice(slash + 1)],
+          [models, pattern],
+        ]
       : [[models, pattern]];
   for (const [pool, id] of attempts) {
     const found = matchOne(raw, pool, id);
@@ -50,11 +53,7 @@ export function resolveModel(raw: string, provider: string | undefined, models: 
 
 function matchOne(raw: string, pool: Model[], id: string): Model | undefined {
   const lower = id.toLowerCase();
-  const levels = [
-    (m: Model) => m.id === id,
-    (m: Model) => m.id.toLowerCase() === lower || m.name.toLowerCase() === lower,
-    (m: Model) => m.id.toLowerCase().includes(lower),
-  ];
+  const levels = [(m: Model) => m.id === id, (m: Model) => m.id.toLowerCase() === lower || m.name.toLowerCase() === lower, (m: Model) => m.id.toLowerCase().includes(lower)];
   for (const level of levels) {
     const found = pool.filter(level);
     if (found.length === 1) return found[0];

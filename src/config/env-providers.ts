@@ -124,15 +124,7 @@ export function presetProvider(preset: Preset, apiKey: string, env: Record<strin
   };
 }
 
-function model(
-  preset: Preset,
-  baseUrl: string,
-  id: string,
-  contextWindow: number,
-  maxTokens: number,
-  reasoning: boolean,
-  image: boolean,
-): Model {
+function model(preset: Preset, baseUrl: string, id: string, contextWindow: number, maxTokens: number, reasoning: boolean, image: boolean): Model {
   return {
     id,
     name: id,

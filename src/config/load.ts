@@ -120,8 +120,16 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     }
     const problem =
       p.api === "scripted"
-        ? p.script === undefined ? "script: a scripted provider needs the script file" : p.baseUrl !== undefined ? "baseUrl: a scripted provider has none (its replies come from script)" : undefined
-        : p.baseUrl === undefined ? `baseUrl: required for api ${p.api}` : p.script !== undefined ? `script: only api scripted reads a script, not ${p.api}` : undefined;
+        ? p.script === undefined
+          ? "script: a scripted provider needs the script file"
+          : p.baseUrl !== undefined
+            ? "baseUrl: a scripted provider has none (its replies come from script)"
+            : undefined
+        : p.baseUrl === undefined
+          ? `baseUrl: required for api ${p.api}`
+          : p.script !== undefined
+            ? `script: only api scripted reads a script, not ${p.api}`
+            : undefined;
     if (!problem) continue;
     const line = raw.lineOf?.(["providers", name]);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: providers.${name}.${problem}`);
@@ -299,6 +307,11 @@ function build(
 /** Header values and secret-looking env values of an MCP server: tokens that must not be echoed. */
 export function mcpSecrets(server: McpServerSpec): string[] {
   const headers = "headers" in server ? Object.values(server.headers ?? {}) : [];
-  const env = "env" in server ? Object.entries(server.env ?? {}).filter(([k]) => /key|token|secret|password|auth/i.test(k)).map(([, v]) => v) : [];
+  const env =
+    "env" in server
+      ? Object.entries(server.env ?? {})
+          .filter(([k]) => /key|token|secret|password|auth/i.test(k))
+          .map(([, v]) => v)
+      : [];
   return [...headers, ...env].filter((v) => v.length >= 8);
 }

@@ -130,10 +130,10 @@ export const configSchema = z.strictObject({
     }),
     { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
   ),
-  stream: z._default(
-    z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }),
-    { idleTimeoutMs: 120000, maxLineBytes: 16 * 1024 * 1024 },
-  ),
+  stream: z._default(z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }), {
+    idleTimeoutMs: 120000,
+    maxLineBytes: 16 * 1024 * 1024,
+  }),
   session: z._default(z.strictObject({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
   sandbox: z._default(
     z.strictObject({
@@ -157,10 +157,10 @@ export const configSchema = z.strictObject({
     }),
     checkpointDefaults,
   ),
-  agent: z._default(
-    z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }),
-    { maxConcurrency: 4, maxNestedSpawnDepth: 2 },
-  ),
+  agent: z._default(z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }), {
+    maxConcurrency: 4,
+    maxNestedSpawnDepth: 2,
+  }),
 });
 
 export type ConfigFile = z.infer<typeof configSchema>;

@@ -10,7 +10,13 @@ export function frameSchemas() {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
   const image = z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
   const thinking = z.object({ type: z.literal("thinking"), thinking: z.string(), thinkingSignature: z.string().optional(), redacted: z.boolean().optional() });
-  const toolCall = z.object({ type: z.literal("toolCall"), id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()), thoughtSignature: z.string().optional() });
+  const toolCall = z.object({
+    type: z.literal("toolCall"),
+    id: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    thoughtSignature: z.string().optional(),
+  });
   const cost = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() });
   const usage = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), totalTokens: z.number(), cost });
   const stopReason = z.enum(["stop", "length", "toolUse", "error", "aborted"]);

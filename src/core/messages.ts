@@ -132,14 +132,7 @@ export interface SystemMessage {
   timestamp: number;
 }
 
-export type AgentMessage =
-  | UserMessage
-  | CustomMessage
-  | AssistantMessage
-  | ToolResultMessage
-  | BashExecutionMessage
-  | CompactionSummaryMessage
-  | BranchSummaryMessage;
+export type AgentMessage = UserMessage | CustomMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CompactionSummaryMessage | BranchSummaryMessage;
 
 export function emptyUsage(): Usage {
   return {

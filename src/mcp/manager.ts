@@ -156,7 +156,9 @@ export class McpManager {
         changed: (server) => {
           this.version++;
           if (!this.servers.includes(server)) return;
-          const status = this.view(server.scope).servers().find((s) => s.name === server.name && s.source === server.source);
+          const status = this.view(server.scope)
+            .servers()
+            .find((s) => s.name === server.name && s.source === server.source);
           const said = status && JSON.stringify(status);
           if (!status || said === this.reported.get(server)) return;
           this.reported.set(server, said!);
@@ -198,4 +200,3 @@ export class McpManager {
     }
   }
 }
-

@@ -185,10 +185,12 @@ export class McpServer {
   private refresh(client: Client | undefined, kind: "tools" | "prompts"): void {
     if (!client || this.client !== client) return;
     const previous = this.refreshing ?? Promise.resolve();
-    const next = previous.then(() => this.list(client, kind)).then(
-      () => this.hooks.changed(this),
-      (error) => this.hooks.stderr(this, `refreshing its ${kind} failed: ${(error as Error).message}`),
-    );
+    const next = previous
+      .then(() => this.list(client, kind))
+      .then(
+        () => this.hooks.changed(this),
+        (error) => this.hooks.stderr(this, `refreshing its ${kind} failed: ${(error as Error).message}`),
+      );
     this.refreshing = next.finally(() => {
       if (this.refreshing === next) this.refreshing = undefined;
     });

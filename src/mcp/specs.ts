@@ -38,9 +38,7 @@ export function fromAcp(servers: AcpServer[], env: Record<string, string | undef
     const pairs = (list: { name: string; value: string }[] | undefined) => Object.fromEntries((list ?? []).map((p) => [p.name, p.value]));
     const name = typeof s.name === "string" && s.name ? s.name : `server${i + 1}`;
     raw[name.replace(/[^A-Za-z0-9_.-]/g, "_")] =
-      s.type === "http" || s.type === "sse"
-        ? { type: s.type, url: s.url, headers: pairs(s.headers) }
-        : { command: s.command, args: s.args ?? [], env: pairs(s.env) };
+      s.type === "http" || s.type === "sse" ? { type: s.type, url: s.url, headers: pairs(s.headers) } : { command: s.command, args: s.args ?? [], env: pairs(s.env) };
   });
   return parseSpecs(raw, "mcpServers", env);
 }

@@ -68,6 +68,10 @@ function failed(text: string, server: string): McpResult {
 
 /** `*` matches anything, `?` one character; everything else is literal. */
 function glob(rule: string): RegExp {
-  const source = rule.trim().replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const source = rule
+    .trim()
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${source}$`);
 }

@@ -39,9 +39,7 @@ export function buildAnthropicRequest(request: ProviderRequest): HttpRequest {
         if (block.type === "thinking") {
           if (!same || !block.thinkingSignature) continue;
           content.push(
-            block.redacted
-              ? { type: "redacted_thinking", data: block.thinkingSignature }
-              : { type: "thinking", thinking: block.thinking, signature: block.thinkingSignature },
+            block.redacted ? { type: "redacted_thinking", data: block.thinkingSignature } : { type: "thinking", thinking: block.thinking, signature: block.thinkingSignature },
           );
         } else if (block.type === "text") {
           if (block.text.length > 0) content.push({ type: "text", text: block.text });

@@ -3,16 +3,7 @@
  * become user text, broken turns are dropped, every tool call gets a result,
  * and images become text for models that cannot see.
  */
-import type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  CustomMessage,
-  ImageContent,
-  TextContent,
-  ToolResultMessage,
-  UserMessage,
-} from "../core/messages.ts";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, CustomMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from "../core/messages.ts";
 import type { Model, ProviderEvent } from "./types.ts";
 import { blockText } from "../core/text.ts";
 

@@ -48,8 +48,7 @@ export function isContextOverflow(text: string): boolean {
  */
 export function classifyError(message: string, kind = "", status?: number): ProviderError {
   const both = `${kind} ${message}`;
-  const retryable =
-    status !== undefined ? RETRYABLE_4XX.has(status) || status >= 500 : TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
+  const retryable = status !== undefined ? RETRYABLE_4XX.has(status) || status >= 500 : TRANSIENT_KIND.test(kind) || /overloaded/i.test(message);
   const error: ProviderError = { message, retryable };
   if (status !== undefined) error.status = status;
   if (isContextOverflow(both)) {

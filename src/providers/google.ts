@@ -134,9 +134,7 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
       const index = blocks.block(kind);
       if (part.text) yield kind === "thinking" ? { type: "thinking_delta", index, delta: part.text } : { type: "text_delta", index, delta: part.text };
       if (part.thoughtSignature) {
-        yield kind === "thinking"
-          ? { type: "thinking_signature", index, signature: part.thoughtSignature }
-          : { type: "text_signature", index, signature: part.thoughtSignature };
+        yield kind === "thinking" ? { type: "thinking_signature", index, signature: part.thoughtSignature } : { type: "text_signature", index, signature: part.thoughtSignature };
       }
     }
     if (candidate?.finishReason) finish = candidate.finishReason;

@@ -38,9 +38,7 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
     } else if (message.role === "assistant") {
       const text = blockText(message.content);
       const calls = message.content.flatMap((c) =>
-        c.type === "toolCall"
-          ? [{ id: chatToolCallId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }]
-          : [],
+        c.type === "toolCall" ? [{ id: chatToolCallId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] : [],
       );
       if (text.length === 0 && calls.length === 0) continue;
       const wire: Record<string, unknown> = { role: "assistant", content: text.length > 0 ? text : null };

@@ -80,9 +80,7 @@ export function buildResponsesRequest(request: ProviderRequest): HttpRequest {
 }
 
 function inputContent(content: (TextContent | ImageContent)[]): unknown[] {
-  return content.map((c) =>
-    c.type === "text" ? { type: "input_text", text: c.text } : { type: "input_image", image_url: dataUrl(c), detail: "auto" },
-  );
+  return content.map((c) => (c.type === "text" ? { type: "input_text", text: c.text } : { type: "input_image", image_url: dataUrl(c), detail: "auto" }));
 }
 
 /** Function-call output is text only, so a tool's images follow as a user message. */

@@ -13,12 +13,7 @@ import type { ProviderError, ProviderEvent, StreamLimits } from "./types.ts";
 
 export type Decoder = (body: ReadableStream<Uint8Array>) => AsyncIterable<ProviderEvent>;
 
-export async function* runProvider(
-  build: () => HttpRequest,
-  decode: Decoder,
-  limits: StreamLimits,
-  signal: AbortSignal,
-): AsyncGenerator<ProviderEvent> {
+export async function* runProvider(build: () => HttpRequest, decode: Decoder, limits: StreamLimits, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
   let request: HttpRequest;
   try {
     request = build();

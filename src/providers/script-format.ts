@@ -61,7 +61,9 @@ function parseStep(value: unknown, at: string): Step {
   const step = object(value, at);
   const kinds = STEP_KINDS.filter((kind) => kind in step);
   if (kinds.length !== 1) {
-    throw new ScriptError(`${at} must have exactly one of ${STEP_KINDS.join(", ")}; it has ${kinds.length ? kinds.join(" and ") : `only ${Object.keys(step).join(", ") || "nothing"}`}`);
+    throw new ScriptError(
+      `${at} must have exactly one of ${STEP_KINDS.join(", ")}; it has ${kinds.length ? kinds.join(" and ") : `only ${Object.keys(step).join(", ") || "nothing"}`}`,
+    );
   }
   const kind = kinds[0]!;
   const field = `${at}.${kind}`;

@@ -62,7 +62,7 @@ function parse(expression: string): Chain[] {
   const next = () => tokens[i++];
   for (;;) {
     const source = next();
-    if (!source || (source.kind !== "word" && source.kind !== "string")) fail(expression, "expected a source (prompt, result, result.TOOL, args.TOOL.FIELD or \"text\")");
+    if (!source || (source.kind !== "word" && source.kind !== "string")) fail(expression, 'expected a source (prompt, result, result.TOOL, args.TOOL.FIELD or "text")');
     if (source.kind === "word") checkSource(expression, source.text);
     const filters: Filter[] = [];
     while (tokens[i]?.kind === "pipe") {
@@ -101,8 +101,8 @@ function tokenize(expression: string): Token[] {
   while (i < expression.length) {
     const c = expression[i]!;
     if (/\s/.test(c)) i++;
-    else if (c === "|") (tokens.push({ kind: "pipe", text: c }), i++);
-    else if (expression.startsWith("??", i)) (tokens.push({ kind: "or", text: "??" }), (i += 2));
+    else if (c === "|") tokens.push({ kind: "pipe", text: c }), i++;
+    else if (expression.startsWith("??", i)) tokens.push({ kind: "or", text: "??" }), (i += 2);
     else if (c === '"' || c === "/") {
       let j = i + 1;
       let text = "";
@@ -156,7 +156,10 @@ function evaluate(chains: Chain[], messages: readonly AgentMessage[]): string {
 function apply(filter: Filter, value: string): string {
   if (filter.name === "count") return String(nonEmptyLines(value).length);
   if (filter.name === "head") return nonEmptyLines(value).slice(0, filter.n).join(", ");
-  if (filter.name === "lines") return nonEmptyLines(value).filter((line) => filter.regex.test(line)).join("\n");
+  if (filter.name === "lines")
+    return nonEmptyLines(value)
+      .filter((line) => filter.regex.test(line))
+      .join("\n");
   const found = filter.regex.exec(value);
   return found ? (found[1] ?? found[0]) : "";
 }

@@ -87,13 +87,7 @@ function pick(rules: Rule[], message: AgentMessage): Rule {
   throw new ScriptError(`no rule of the script matches ${what}: ${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)}`);
 }
 
-async function* play(
-  steps: Step[],
-  from: number,
-  request: ProviderRequest,
-  signal: AbortSignal,
-  errorSent: (next: number) => void,
-): AsyncGenerator<ProviderEvent> {
+async function* play(steps: Step[], from: number, request: ProviderRequest, signal: AbortSignal, errorSent: (next: number) => void): AsyncGenerator<ProviderEvent> {
   const { messages } = request;
   const aborted = { type: "error", error: { message: "Request was aborted", retryable: false } } as const;
   let index = 0;

@@ -6,7 +6,6 @@
 import { z } from "zod";
 import { permissionModes, thinkingLevels, todoStatuses } from "../core/enums.ts";
 
-
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({ id: z.string().optional(), type: z.literal(type), ...shape });
 }
@@ -35,10 +34,11 @@ const commandBuilders = {
   follow_up: () => command("follow_up", { message: z.string(), images: images() }),
   abort: () => command("abort", {}),
   abort_and_prompt: () => command("abort_and_prompt", { message: z.string(), images: images() }),
-  permission_response: () => command("permission_response", {
-    requestId: z.union([z.string(), z.number()]),
-    approved: z.boolean(),
-  }),
+  permission_response: () =>
+    command("permission_response", {
+      requestId: z.union([z.string(), z.number()]),
+      approved: z.boolean(),
+    }),
   new_session: () => command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
   clear_queue: () => command("clear_queue", {}),
   // state
@@ -47,43 +47,47 @@ const commandBuilders = {
   get_last_assistant_text: () => command("get_last_assistant_text", {}),
   get_commands: () => command("get_commands", {}),
   get_available_commands: () => command("get_available_commands", {}),
-  set_todos: () => command("set_todos", {
-    phases: z.array(
-      z.object({
-        name: z.string(),
-        tasks: z.array(z.object({ content: z.string(), status: todoStatus() })),
-      }),
-    ),
-  }),
-  set_host_tools: () => command("set_host_tools", {
-    tools: z.array(
-      z.object({
-        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
-        label: z.string().optional(),
-        description: z.string(),
-        parameters: z.record(z.string(), z.unknown()),
-      }),
-    ),
-  }),
+  set_todos: () =>
+    command("set_todos", {
+      phases: z.array(
+        z.object({
+          name: z.string(),
+          tasks: z.array(z.object({ content: z.string(), status: todoStatus() })),
+        }),
+      ),
+    }),
+  set_host_tools: () =>
+    command("set_host_tools", {
+      tools: z.array(
+        z.object({
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
+          label: z.string().optional(),
+          description: z.string(),
+          parameters: z.record(z.string(), z.unknown()),
+        }),
+      ),
+    }),
   set_mcp_servers: () => command("set_mcp_servers", { servers: z.record(z.string(), z.unknown()) }),
   get_mcp_servers: () => command("get_mcp_servers", {}),
-  set_host_uri_schemes: () => command("set_host_uri_schemes", {
-    schemes: z.array(
-      z.object({
-        scheme: z.string().regex(/^[A-Za-z][A-Za-z0-9+.-]*$/, "must be a URL scheme such as \"db\""),
-        description: z.string().optional(),
-        writable: z.boolean().optional(),
-        immutable: z.boolean().optional(),
-      }),
-    ),
-  }),
+  set_host_uri_schemes: () =>
+    command("set_host_uri_schemes", {
+      schemes: z.array(
+        z.object({
+          scheme: z.string().regex(/^[A-Za-z][A-Za-z0-9+.-]*$/, 'must be a URL scheme such as "db"'),
+          description: z.string().optional(),
+          writable: z.boolean().optional(),
+          immutable: z.boolean().optional(),
+        }),
+      ),
+    }),
   set_subagent_subscription: () => command("set_subagent_subscription", { level: z.enum(["off", "progress", "events"]) }),
   get_subagents: () => command("get_subagents", {}),
-  get_subagent_messages: () => command("get_subagent_messages", {
-    agentId: z.string().optional(),
-    sessionFile: z.string().optional(),
-    fromByte: z.number().int().nonnegative().optional(),
-  }),
+  get_subagent_messages: () =>
+    command("get_subagent_messages", {
+      agentId: z.string().optional(),
+      sessionFile: z.string().optional(),
+      fromByte: z.number().int().nonnegative().optional(),
+    }),
   // model and thinking
   set_model: () => command("set_model", { provider: z.string(), modelId: z.string() }),
   cycle_model: () => command("cycle_model", {}),
@@ -112,12 +116,13 @@ const commandBuilders = {
   fork: () => command("fork", { entryId: z.string(), restoreFiles: z.boolean().optional() }),
   get_checkpoints: () => command("get_checkpoints", {}),
   get_turn_changes: () => command("get_turn_changes", { entryId: z.string() }),
-  revert: () => command("revert", {
-    entryId: z.string(),
-    dryRun: z.boolean().optional(),
-    paths: z.array(z.string()).optional(),
-    force: z.boolean().optional(),
-  }),
+  revert: () =>
+    command("revert", {
+      entryId: z.string(),
+      dryRun: z.boolean().optional(),
+      paths: z.array(z.string()).optional(),
+      force: z.boolean().optional(),
+    }),
   clone: () => command("clone", {}),
   get_branch_messages: () => command("get_branch_messages", {}),
   get_fork_messages: () => command("get_fork_messages", {}),
@@ -134,35 +139,39 @@ const commandBuilders = {
 
 /** Frames that answer a request nova made; they get no response of their own. */
 const replyBuilders = {
-  extension_ui_response: () => z.object({
-    type: z.literal("extension_ui_response"),
-    id: z.string(),
-    value: z.unknown().optional(),
-    confirmed: z.boolean().optional(),
-    cancelled: z.boolean().optional(),
-    timedOut: z.boolean().optional(),
-  }),
-  host_tool_update: () => z.object({
-    type: z.literal("host_tool_update"),
-    id: z.string(),
-    partialResult: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
-  }),
-  host_tool_result: () => z.object({
-    type: z.literal("host_tool_result"),
-    id: z.string(),
-    result: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
-    isError: z.boolean().optional(),
-  }),
-  host_uri_result: () => z.object({
-    type: z.literal("host_uri_result"),
-    id: z.string(),
-    content: z.string().optional(),
-    contentType: z.string().optional(),
-    notes: z.array(z.string()).optional(),
-    immutable: z.boolean().optional(),
-    isError: z.boolean().optional(),
-    error: z.string().optional(),
-  }),
+  extension_ui_response: () =>
+    z.object({
+      type: z.literal("extension_ui_response"),
+      id: z.string(),
+      value: z.unknown().optional(),
+      confirmed: z.boolean().optional(),
+      cancelled: z.boolean().optional(),
+      timedOut: z.boolean().optional(),
+    }),
+  host_tool_update: () =>
+    z.object({
+      type: z.literal("host_tool_update"),
+      id: z.string(),
+      partialResult: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
+    }),
+  host_tool_result: () =>
+    z.object({
+      type: z.literal("host_tool_result"),
+      id: z.string(),
+      result: z.object({ content: z.array(z.unknown()).optional(), details: z.unknown().optional() }).loose(),
+      isError: z.boolean().optional(),
+    }),
+  host_uri_result: () =>
+    z.object({
+      type: z.literal("host_uri_result"),
+      id: z.string(),
+      content: z.string().optional(),
+      contentType: z.string().optional(),
+      notes: z.array(z.string()).optional(),
+      immutable: z.boolean().optional(),
+      isError: z.boolean().optional(),
+      error: z.string().optional(),
+    }),
 };
 
 export type CommandType = keyof typeof commandBuilders;
@@ -204,11 +213,4 @@ export const commandTypes = Object.keys(commandBuilders) as CommandType[];
 export const replyTypes = Object.keys(replyBuilders) as ReplyType[];
 
 /** Long-running commands: dispatched without holding up the reading of later ones. */
-export const concurrentCommands: ReadonlySet<CommandType> = new Set([
-  "bash",
-  "compact",
-  "login",
-  "export_html",
-  "handoff",
-  "cancel_background_session",
-]);
+export const concurrentCommands: ReadonlySet<CommandType> = new Set(["bash", "compact", "login", "export_html", "handoff", "cancel_background_session"]);

@@ -31,21 +31,21 @@ export class HostBridge {
   private notices = 0;
   private cancels = 0;
 
-  constructor(private readonly send: Send, private readonly emitTitle: boolean) {}
+  constructor(
+    private readonly send: Send,
+    private readonly emitTitle: boolean,
+  ) {}
 
   // ----- host tools -----
 
   callTool: HostToolCaller = async (call, ctx) => {
     let reply: ToolReply;
     try {
-      reply = await this.toolCalls.open(
-        (id) => this.send({ type: "host_tool_call", id, toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments }),
-        {
-          signal: ctx.signal,
-          cancel: (targetId) => this.send({ type: "host_tool_cancel", id: `host_cancel_${++this.cancels}`, targetId }),
-          onUpdate: (partial) => ctx.onUpdate(toResult(partial as ToolReply["result"])),
-        },
-      );
+      reply = await this.toolCalls.open((id) => this.send({ type: "host_tool_call", id, toolCallId: call.toolCallId, toolName: call.toolName, arguments: call.arguments }), {
+        signal: ctx.signal,
+        cancel: (targetId) => this.send({ type: "host_tool_cancel", id: `host_cancel_${++this.cancels}`, targetId }),
+        onUpdate: (partial) => ctx.onUpdate(toResult(partial as ToolReply["result"])),
+      });
     } catch (error) {
       if (error instanceof HostGone) throw new ToolError(`${call.toolName} was not run: ${error.message}`);
       throw new ToolError(ctx.signal.aborted ? `${call.toolName} was cancelled` : `${call.toolName} failed: ${(error as Error).message}`);

@@ -5,17 +5,7 @@
  */
 import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import { describeIssue } from "../core/describe-issue.ts";
-import {
-  commandSchema,
-  concurrentCommands,
-  isCommandType,
-  isReplyType,
-  replySchema,
-  type CommandOf,
-  type CommandType,
-  type ReplyOf,
-  type ReplyType,
-} from "./commands.ts";
+import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandOf, type CommandType, type ReplyOf, type ReplyType } from "./commands.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan, refusedReply, tooDeep } from "./json-bounds.ts";
 
@@ -31,7 +21,10 @@ export interface Dispatch {
 export class RpcServer {
   private running = new Set<Promise<unknown>>();
 
-  constructor(private readonly writer: FrameWriter, private readonly dispatch: Dispatch) {}
+  constructor(
+    private readonly writer: FrameWriter,
+    private readonly dispatch: Dispatch,
+  ) {}
 
   /** Reads until stdin closes; resolves once every dispatched command has answered. */
   async serve(input: ReadableStream<Uint8Array>): Promise<void> {

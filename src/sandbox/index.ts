@@ -58,11 +58,7 @@ const realPlatform: Platform = {
  * SandboxUnavailableError with a sentence saying what to install, unless
  * `fallback: "warn"`, which returns an inactive sandbox whose status says why.
  */
-export function prepareSandbox(
-  settings: SandboxSettings,
-  ctx: { novaHome: string; home?: string; configFile?: string },
-  platform: Platform = realPlatform,
-): Sandbox {
+export function prepareSandbox(settings: SandboxSettings, ctx: { novaHome: string; home?: string; configFile?: string }, platform: Platform = realPlatform): Sandbox {
   const tempDir = mkdtempSync(join(tmpdir(), "nova-sandbox-"));
   process.once("exit", () => rmSync(tempDir, { recursive: true, force: true }));
   const policy = resolvePolicy(settings, { ...ctx, tempDir });
@@ -91,7 +87,8 @@ type Backend = { name: "bubblewrap" | "seatbelt"; wrap: Sandbox["wrap"] };
 function detect(policy: SandboxPolicy, platform: Platform): Backend | string {
   if (platform.os === "linux") {
     const bwrap = platform.which("bwrap");
-    if (!bwrap) return "the sandbox needs bubblewrap, which is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set sandbox.mode: off";
+    if (!bwrap)
+      return "the sandbox needs bubblewrap, which is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set sandbox.mode: off";
     // The same mounts and namespaces a command gets, read-only so the probe leaves nothing behind.
     const probe = platform.probe(bwrapArgs(bwrap, { ...policy, mode: "read-only" }, "/", ["true"], { pty: false }));
     if (probe.exitCode !== 0) {
@@ -107,7 +104,8 @@ function detect(policy: SandboxPolicy, platform: Platform): Backend | string {
 }
 
 const READ_ONLY = /Read-only file system|Operation not permitted/;
-const NO_NETWORK = /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo|No route to host|Connection refused/i;
+const NO_NETWORK =
+  /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo|No route to host|Connection refused/i;
 
 /** Output of a failed command that reads like the sandbox stopped it. */
 export function explainFailure(output: string, policy: Pick<SandboxPolicy, "mode" | "network">): string | undefined {

@@ -25,10 +25,7 @@ export interface SandboxPolicy {
 /** Secrets a command never needs to see, relative to the home folder. */
 const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".netrc", ".config/gcloud", ".azure", ".kube", ".docker/config.json", ".npmrc", ".git-credentials"];
 
-export function resolvePolicy(
-  settings: SandboxSettings,
-  ctx: { tempDir: string; home?: string; novaHome: string; configFile?: string },
-): SandboxPolicy {
+export function resolvePolicy(settings: SandboxSettings, ctx: { tempDir: string; home?: string; novaHome: string; configFile?: string }): SandboxPolicy {
   if (settings.mode === "off") throw new Error("resolvePolicy: the sandbox is off");
   const home = ctx.home || homedir();
   const absolute = (p: string) => real(isAbsolute(p) ? p : resolve(expandHome(p, home)));

@@ -93,7 +93,16 @@ function toMessages(entry: SessionEntry): AgentMessage[] {
     case "message":
       return entry.message.role === "system" ? [] : [withContent(entry.message)];
     case "custom_message":
-      return [{ role: "custom", customType: entry.customType, content: entry.content ?? [], display: entry.display, ...(entry.details === undefined ? {} : { details: entry.details }), timestamp: Date.parse(entry.timestamp) }];
+      return [
+        {
+          role: "custom",
+          customType: entry.customType,
+          content: entry.content ?? [],
+          display: entry.display,
+          ...(entry.details === undefined ? {} : { details: entry.details }),
+          timestamp: Date.parse(entry.timestamp),
+        },
+      ];
     case "branch_summary":
       return entry.summary ? [{ role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) }] : [];
     case "compaction":

@@ -6,14 +6,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  ImageContent,
-  TextContent,
-  ToolResultMessage,
-} from "../core/messages.ts";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, TextContent, ToolResultMessage } from "../core/messages.ts";
 import { makeRedactor, redactDeep, type Redactor } from "./redact.ts";
 
 export interface ExportInput {
@@ -117,9 +110,7 @@ class Page {
         this.#parts.push(`<details class="thinking"><summary>${label}</summary><pre>${this.text(part.thinking)}</pre></details>`);
       } else {
         const args = JSON.stringify(redactDeep(part.arguments, this.redact), null, 2);
-        this.#parts.push(
-          `<div class="tool-call"><div class="tool-name">${this.text(part.name)}</div><pre>${escapeHtml(args)}</pre></div>`,
-        );
+        this.#parts.push(`<div class="tool-call"><div class="tool-name">${this.text(part.name)}</div><pre>${escapeHtml(args)}</pre></div>`);
       }
     }
     if (failed) {

@@ -35,11 +35,7 @@ export function parseSessionText(text: string, source: string): LoadResult {
     const where = `${source}: line ${i + 1}`;
     const parsed = parseJson(line);
     if (parsed === undefined) {
-      warnings.push(
-        i === lastIndex && !endsWithNewline
-          ? `${where} is incomplete (the session was interrupted while writing it); skipped`
-          : `${where} is not valid JSON; skipped`,
-      );
+      warnings.push(i === lastIndex && !endsWithNewline ? `${where} is incomplete (the session was interrupted while writing it); skipped` : `${where} is not valid JSON; skipped`);
       continue;
     }
     const problem = entryProblem(parsed);
@@ -68,9 +64,7 @@ export function parseSessionText(text: string, source: string): LoadResult {
 function parseJson(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -94,22 +88,16 @@ function entryProblem(value: Record<string, unknown>): string | undefined {
   switch (value.type) {
     case "message": {
       const message = value.message as { role?: unknown } | undefined;
-      return typeof message === "object" && message !== null && typeof message.role === "string"
-        ? undefined
-        : `expected "message" to be an object with a string "role"`;
+      return typeof message === "object" && message !== null && typeof message.role === "string" ? undefined : `expected "message" to be an object with a string "role"`;
     }
     case "compaction":
-      return typeof value.summary === "string" && typeof value.firstKeptEntryId === "string"
-        ? undefined
-        : `expected string "summary" and "firstKeptEntryId" in a compaction entry`;
+      return typeof value.summary === "string" && typeof value.firstKeptEntryId === "string" ? undefined : `expected string "summary" and "firstKeptEntryId" in a compaction entry`;
     case "branch_summary":
       return typeof value.summary === "string" ? undefined : `expected a string "summary"`;
     case "session_info":
       return typeof value.name === "string" ? undefined : `expected a string "name"`;
     case "model_change":
-      return typeof value.provider === "string" && typeof value.modelId === "string"
-        ? undefined
-        : `expected string "provider" and "modelId" in a model_change entry`;
+      return typeof value.provider === "string" && typeof value.modelId === "string" ? undefined : `expected string "provider" and "modelId" in a model_change entry`;
     case "session":
       return `a second session header`;
     default:

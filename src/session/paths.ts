@@ -33,12 +33,8 @@ export function sessionDirFor(novaHome: string, cwd: string): string {
 /** The sessions in one folder, newest first; files without a session header are left out. */
 export async function listSessions(dir: string): Promise<SessionListing[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const listings = await Promise.all(
-    names.filter((name) => name.endsWith(".jsonl")).map((name) => readListing(join(dir, name))),
-  );
-  return listings
-    .filter((listing): listing is SessionListing => listing !== undefined)
-    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  const listings = await Promise.all(names.filter((name) => name.endsWith(".jsonl")).map((name) => readListing(join(dir, name))));
+  return listings.filter((listing): listing is SessionListing => listing !== undefined).sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
 /**

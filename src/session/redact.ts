@@ -6,11 +6,7 @@
 
 export const REDACTED = "[redacted]";
 
-
-const KEY_SHAPES = [
-  /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
-  /\bAIza[A-Za-z0-9_-]{20,}/g,
-];
+const KEY_SHAPES = [/\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g, /\bAIza[A-Za-z0-9_-]{20,}/g];
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 
 export type Redactor = (text: string) => string;
@@ -35,9 +31,7 @@ export function redactDeep(value: unknown, redact: Redactor): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]));
   }
   return value;
 }

@@ -7,13 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { buildContext, type SessionContext } from "./context.ts";
-import {
-  newEntryId,
-  SESSION_VERSION,
-  type EntryInput,
-  type SessionEntry,
-  type SessionHeader,
-} from "./entries.ts";
+import { newEntryId, SESSION_VERSION, type EntryInput, type SessionEntry, type SessionHeader } from "./entries.ts";
 import { parseSessionText } from "./load.ts";
 
 export interface CreateOptions {

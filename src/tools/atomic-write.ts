@@ -7,7 +7,10 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
   const target = await realpath(path).catch(() => path);
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
-  const mode = await stat(target).then((s) => s.mode & 0o7777, () => undefined);
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
   const temp = join(dir, `.${basename(target)}.${process.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   try {
     await writeFile(temp, data);

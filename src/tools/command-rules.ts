@@ -46,21 +46,100 @@ const SYSTEM_DIRS = ["/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin",
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox-sh", "tcsh", "csh", "yash", "posh"]);
 const PRIVILEGE = new Set(["sudo", "su", "doas", "pkexec", "run0", "runuser"]);
 const POWER = new Set(["shutdown", "reboot", "halt", "poweroff"]);
-const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkexfatfs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|blkdiscard|badblocks|tune2fs|e2fsck|fsck(\..+)?|losetup|cryptsetup|mkfs)$/;
+const DISK_TOOLS =
+  /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkexfatfs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|blkdiscard|badblocks|tune2fs|e2fsck|fsck(\..+)?|losetup|cryptsetup|mkfs)$/;
 /** Run a command in another context the check cannot see into. */
 const ELSEWHERE = new Set(["chroot", "unshare", "nsenter", "firejail", "systemd-run", "sg", "newgrp", "parallel", "at", "batch", "crontab", "ssh", "expect"]);
 /** Programs that only read: `xargs` and `find -exec` may run them on files only known at run time. */
 const READ_ONLY = new Set([
-  "cat", "grep", "egrep", "fgrep", "rg", "head", "tail", "wc", "ls", "stat", "file", "echo", "printf", "basename", "dirname",
-  "realpath", "readlink", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "diff", "cmp", "uniq", "cut", "tr",
-  "test", "[", "true", "false", "od", "xxd", "hexdump", "strings", "nl", "column", "jq",
+  "cat",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "head",
+  "tail",
+  "wc",
+  "ls",
+  "stat",
+  "file",
+  "echo",
+  "printf",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "du",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "cksum",
+  "diff",
+  "cmp",
+  "uniq",
+  "cut",
+  "tr",
+  "test",
+  "[",
+  "true",
+  "false",
+  "od",
+  "xxd",
+  "hexdump",
+  "strings",
+  "nl",
+  "column",
+  "jq",
 ]);
 /** Shell builtins that only touch the shell itself; anything else must be a program. */
 const HARMLESS_BUILTINS = new Set([
-  "echo", "printf", "test", "[", "[[", "]]", "true", "false", ":", "read", "set", "unset", "shift", "exit", "return", "break",
-  "continue", "wait", "jobs", "fg", "bg", "pwd", "dirs", "type", "umask", "ulimit", "getopts", "shopt", "let", "local", "declare",
-  "typeset", "export", "readonly", "unalias", "times", "caller", "help", "history", "logout", "suspend", "disown", "compgen",
-  "complete", "compopt", "fc",
+  "echo",
+  "printf",
+  "test",
+  "[",
+  "[[",
+  "]]",
+  "true",
+  "false",
+  ":",
+  "read",
+  "set",
+  "unset",
+  "shift",
+  "exit",
+  "return",
+  "break",
+  "continue",
+  "wait",
+  "jobs",
+  "fg",
+  "bg",
+  "pwd",
+  "dirs",
+  "type",
+  "umask",
+  "ulimit",
+  "getopts",
+  "shopt",
+  "let",
+  "local",
+  "declare",
+  "typeset",
+  "export",
+  "readonly",
+  "unalias",
+  "times",
+  "caller",
+  "help",
+  "history",
+  "logout",
+  "suspend",
+  "disown",
+  "compgen",
+  "complete",
+  "compopt",
+  "fc",
 ]);
 const DECLARERS = new Set(["declare", "typeset", "local", "export", "readonly"]);
 const INTERPRETERS: Record<string, { inline: string; longInline?: string[]; value?: string; longValue?: string[] }> = {
@@ -87,7 +166,12 @@ export function wrapperOf(name: string, args: string[], place: Place): Wrapped |
     case "sudo":
     case "doas":
     case "run0": {
-      const p = parseOptions(args, { flags: "AbEeHiKklnPSsV", withValue: "CDghpRrtTUu", long: ["user=", "group=", "chdir=", "host=", "prompt=", "login", "shell", "preserve-env"], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "AbEeHiKklnPSsV",
+        withValue: "CDghpRrtTUu",
+        long: ["user=", "group=", "chdir=", "host=", "prompt=", "login", "shell", "preserve-env"],
+        stopAtOperand: true,
+      });
       return { skip: p.firstOperand, reason: `it runs with other privileges (${name})` };
     }
     case "su":
@@ -97,9 +181,17 @@ export function wrapperOf(name: string, args: string[], place: Place): Wrapped |
       return { script, reason: `it runs with other privileges (${name})` };
     }
     case "pkexec":
-      return { skip: parseOptions(args, { withValue: "u", long: ["user=", "disable-internal-agent"], stopAtOperand: true }).firstOperand, reason: "it runs with other privileges (pkexec)" };
+      return {
+        skip: parseOptions(args, { withValue: "u", long: ["user=", "disable-internal-agent"], stopAtOperand: true }).firstOperand,
+        reason: "it runs with other privileges (pkexec)",
+      };
     case "env": {
-      const p = parseOptions(args, { flags: "i0v", withValue: "uCS", long: ["ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "block-signal=", "default-signal=", "ignore-signal=", "list-signal-handling"], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "i0v",
+        withValue: "uCS",
+        long: ["ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "block-signal=", "default-signal=", "ignore-signal=", "list-signal-handling"],
+        stopAtOperand: true,
+      });
       if (hasAny(p, "C", "chdir")) return { reason: "env -C runs the command in another folder" };
       const split = valuesOf(p, "S", "split-string");
       if (split.length > 0) return { script: [...split, ...p.operands].join(" ") };
@@ -130,13 +222,20 @@ export function wrapperOf(name: string, args: string[], place: Place): Wrapped |
     case "stdbuf":
       return { skip: parseOptions(args, { withValue: "ioe", long: ["input=", "output=", "error="], stopAtOperand: true }).firstOperand };
     case "time":
-      return { skip: parseOptions(args, { flags: "pavqV", withValue: "fo", long: ["format=", "output=", "append", "verbose", "quiet", "portability"], stopAtOperand: true }).firstOperand };
+      return {
+        skip: parseOptions(args, { flags: "pavqV", withValue: "fo", long: ["format=", "output=", "append", "verbose", "quiet", "portability"], stopAtOperand: true }).firstOperand,
+      };
     case "timeout": {
       const p = parseOptions(args, { flags: "fpv", withValue: "ks", long: ["kill-after=", "signal=", "foreground", "preserve-status", "verbose"], stopAtOperand: true });
       return { skip: p.firstOperand + 1 };
     }
     case "chrt": {
-      const p = parseOptions(args, { flags: "abdefiopRrmv", withValue: "TPD", long: ["all-tasks", "batch", "deadline", "fifo", "idle", "other", "pid", "reset-on-fork", "rr", "max", "verbose", "sched-runtime=", "sched-period=", "sched-deadline="], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "abdefiopRrmv",
+        withValue: "TPD",
+        long: ["all-tasks", "batch", "deadline", "fifo", "idle", "other", "pid", "reset-on-fork", "rr", "max", "verbose", "sched-runtime=", "sched-period=", "sched-deadline="],
+        stopAtOperand: true,
+      });
       return { skip: p.firstOperand + 1 };
     }
     case "taskset": {
@@ -144,7 +243,12 @@ export function wrapperOf(name: string, args: string[], place: Place): Wrapped |
       return { skip: p.firstOperand + 1 };
     }
     case "flock": {
-      const p = parseOptions(args, { flags: "sxunoFhV", withValue: "wEc", long: ["shared", "exclusive", "unlock", "nonblock", "close", "no-fork", "timeout=", "conflict-exit-code=", "command=", "verbose"], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "sxunoFhV",
+        withValue: "wEc",
+        long: ["shared", "exclusive", "unlock", "nonblock", "close", "no-fork", "timeout=", "conflict-exit-code=", "command=", "verbose"],
+        stopAtOperand: true,
+      });
       const script = valuesOf(p, "c", "command")[0];
       if (script !== undefined) return { script };
       // `flock FILE CMD …`; `flock FD` runs nothing
@@ -152,16 +256,30 @@ export function wrapperOf(name: string, args: string[], place: Place): Wrapped |
     }
     case "strace":
     case "ltrace": {
-      const p = parseOptions(args, { flags: "cCdDfFhiqrtTvVwxyzZk", withValue: "aeEIbopPsSuXUnA", long: ["output=", "trace=", "signal=", "user=", "env=", "attach="], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "cCdDfFhiqrtTvVwxyzZk",
+        withValue: "aeEIbopPsSuXUnA",
+        long: ["output=", "trace=", "signal=", "user=", "env=", "attach="],
+        stopAtOperand: true,
+      });
       return p.operands.length > 0 ? { skip: p.firstOperand } : {};
     }
     case "script": {
-      const p = parseOptions(args, { flags: "aefqkTE", withValue: "cBIOmT", long: ["command=", "append", "flush", "quiet", "return", "log-io=", "log-in=", "log-out=", "log-timing=", "echo="] });
+      const p = parseOptions(args, {
+        flags: "aefqkTE",
+        withValue: "cBIOmT",
+        long: ["command=", "append", "flush", "quiet", "return", "log-io=", "log-in=", "log-out=", "log-timing=", "echo="],
+      });
       const script = valuesOf(p, "c", "command")[0];
       return script !== undefined ? { script } : { reason: "script starts a shell that reads commands from its input" };
     }
     case "watch": {
-      const p = parseOptions(args, { flags: "bcetgpx", withValue: "nd", long: ["interval=", "differences", "beep", "color", "errexit", "exec", "chgexit", "precise", "no-title", "no-wrap"], stopAtOperand: true });
+      const p = parseOptions(args, {
+        flags: "bcetgpx",
+        withValue: "nd",
+        long: ["interval=", "differences", "beep", "color", "errexit", "exec", "chgexit", "precise", "no-title", "no-wrap"],
+        stopAtOperand: true,
+      });
       return { script: p.operands.join(" ") };
     }
     case "busybox":
@@ -229,7 +347,24 @@ function xargsWrapped(args: string[]): Wrapped {
   const p = parseOptions(args, {
     flags: "0prtox",
     withValue: "IiLlnPdEeasS",
-    long: ["null", "arg-file=", "delimiter=", "eof=", "replace=", "max-lines=", "max-args=", "max-procs=", "interactive", "no-run-if-empty", "max-chars=", "show-limits", "verbose", "exit", "process-slot-var=", "open-tty"],
+    long: [
+      "null",
+      "arg-file=",
+      "delimiter=",
+      "eof=",
+      "replace=",
+      "max-lines=",
+      "max-args=",
+      "max-procs=",
+      "interactive",
+      "no-run-if-empty",
+      "max-chars=",
+      "show-limits",
+      "verbose",
+      "exit",
+      "process-slot-var=",
+      "open-tty",
+    ],
     stopAtOperand: true,
   });
   const program = p.operands[0];
@@ -240,7 +375,8 @@ function xargsWrapped(args: string[]): Wrapped {
 
 function sourceReason(name: string, args: string[], place: Place): Reason | undefined {
   const file = args[0];
-  if (file === undefined || file === "" || /^(<\(|\/dev\/|\/proc\/|-$)/.test(file) || /[$`*?[]/.test(file)) return `${name} runs commands that cannot be checked (${file || "no file"})`;
+  if (file === undefined || file === "" || /^(<\(|\/dev\/|\/proc\/|-$)/.test(file) || /[$`*?[]/.test(file))
+    return `${name} runs commands that cannot be checked (${file || "no file"})`;
   if (isOutside(file, place)) return escaping(`${name} runs a file outside the working folder (${file})`);
   const path = resolve(place.heres[0] ?? place.root, expandHome(file));
   const changed = changedThisSession(path);
@@ -294,7 +430,10 @@ export function commandReason(word: string, args: string[], info: ArgInfo, place
     case "chmod":
     case "chown":
     case "chgrp": {
-      const p = parseOptions(args, { flags: "cfvRHLP", long: ["changes", "silent", "quiet", "verbose", "recursive", "reference=", "from=", "dereference", "no-dereference", "preserve-root", "no-preserve-root"] });
+      const p = parseOptions(args, {
+        flags: "cfvRHLP",
+        long: ["changes", "silent", "quiet", "verbose", "recursive", "reference=", "from=", "dereference", "no-dereference", "preserve-root", "no-preserve-root"],
+      });
       if (hasAny(p, "R", "recursive")) return `${name} -R changes a whole tree`;
       if (anyDynamic) return `${name} has arguments that are only known when it runs`;
       if (globAsOption()) return `${name} has a pattern that could expand to a file named like an option`;
@@ -392,7 +531,29 @@ function writerReason(name: string, args: string[], info: ArgInfo, place: Place)
       const p = parseOptions(args, {
         flags: "abdfHiLlnPpRrsTuvxzcDgoSCWyAXhqeE0",
         withValue: "tSmgoBfe",
-        long: ["target-directory=", "no-target-directory", "recursive", "force", "backup=", "suffix=", "mode=", "owner=", "group=", "rsh=", "delete", "remove-source-files", "rsync-path=", "link-dest=", "copy-dest=", "compare-dest=", "backup-dir=", "temp-dir=", "log-file=", "files-from=", "parents"],
+        long: [
+          "target-directory=",
+          "no-target-directory",
+          "recursive",
+          "force",
+          "backup=",
+          "suffix=",
+          "mode=",
+          "owner=",
+          "group=",
+          "rsh=",
+          "delete",
+          "remove-source-files",
+          "rsync-path=",
+          "link-dest=",
+          "copy-dest=",
+          "compare-dest=",
+          "backup-dir=",
+          "temp-dir=",
+          "log-file=",
+          "files-from=",
+          "parents",
+        ],
       });
       if (hasAny(p, "rsh", "rsync-path") || (name === "rsync" && hasAny(p, "e"))) return "rsync runs a remote shell command";
       const targets = [...valuesOf(p, "t", "target-directory"), ...valuesOf(p, "backup-dir", "link-dest", "log-file", "temp-dir")];
@@ -406,17 +567,43 @@ function writerReason(name: string, args: string[], info: ArgInfo, place: Place)
       return undefined;
     }
     case "ln": {
-      const p = parseOptions(args, { flags: "bdfFiLnPrsTv", withValue: "St", long: ["backup=", "directory", "force", "interactive", "logical", "no-dereference", "physical", "relative", "symbolic", "suffix=", "target-directory=", "no-target-directory", "verbose"] });
+      const p = parseOptions(args, {
+        flags: "bdfFiLnPrsTv",
+        withValue: "St",
+        long: [
+          "backup=",
+          "directory",
+          "force",
+          "interactive",
+          "logical",
+          "no-dereference",
+          "physical",
+          "relative",
+          "symbolic",
+          "suffix=",
+          "target-directory=",
+          "no-target-directory",
+          "verbose",
+        ],
+      });
       const o = outside([...valuesOf(p, "t", "target-directory"), ...p.operands]);
       return o ? escaping(`ln makes a link to or in a place outside the working folder (${o})`) : undefined;
     }
     case "mv": {
-      const p = parseOptions(args, { flags: "bfinTuvZ", withValue: "St", long: ["backup=", "force", "interactive", "no-clobber", "strip-trailing-slashes", "suffix=", "target-directory=", "no-target-directory", "update", "verbose"] });
+      const p = parseOptions(args, {
+        flags: "bfinTuvZ",
+        withValue: "St",
+        long: ["backup=", "force", "interactive", "no-clobber", "strip-trailing-slashes", "suffix=", "target-directory=", "no-target-directory", "update", "verbose"],
+      });
       const o = outside([...valuesOf(p, "t", "target-directory"), ...p.operands]);
       return o ? escaping(`mv moves into or out of a place outside the working folder (${o})`) : undefined;
     }
     default: {
-      const p = parseOptions(args, { flags: "aicmfpvhrux", withValue: "sotrdm", long: ["append", "ignore-interrupts", "no-create", "date=", "reference=", "time=", "parents", "mode=", "size=", "iterations=", "remove=", "zero", "exact"] });
+      const p = parseOptions(args, {
+        flags: "aicmfpvhrux",
+        withValue: "sotrdm",
+        long: ["append", "ignore-interrupts", "no-create", "date=", "reference=", "time=", "parents", "mode=", "size=", "iterations=", "remove=", "zero", "exact"],
+      });
       const o = outside([...p.operands, ...valuesOf(p, "reference", "r")]);
       return o ? escaping(`${name} writes outside the working folder (${o})`) : undefined;
     }
@@ -424,12 +611,76 @@ function writerReason(name: string, args: string[], info: ArgInfo, place: Place)
 }
 
 const GIT_COMMANDS = new Set([
-  "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "check-attr", "check-ignore",
-  "checkout", "cherry", "cherry-pick", "clean", "clone", "commit", "config", "count-objects", "describe", "diff", "diff-files",
-  "diff-index", "diff-tree", "fetch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "help", "init", "log",
-  "ls-files", "ls-remote", "ls-tree", "merge", "merge-base", "mv", "notes", "pull", "push", "range-diff", "rebase", "reflog", "remote",
-  "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show", "show-ref", "sparse-checkout", "stash", "status",
-  "submodule", "switch", "symbolic-ref", "tag", "update-index", "verify-commit", "version", "whatchanged", "worktree", "write-tree",
+  "add",
+  "am",
+  "annotate",
+  "apply",
+  "archive",
+  "bisect",
+  "blame",
+  "branch",
+  "bundle",
+  "cat-file",
+  "check-attr",
+  "check-ignore",
+  "checkout",
+  "cherry",
+  "cherry-pick",
+  "clean",
+  "clone",
+  "commit",
+  "config",
+  "count-objects",
+  "describe",
+  "diff",
+  "diff-files",
+  "diff-index",
+  "diff-tree",
+  "fetch",
+  "for-each-ref",
+  "format-patch",
+  "fsck",
+  "gc",
+  "grep",
+  "hash-object",
+  "help",
+  "init",
+  "log",
+  "ls-files",
+  "ls-remote",
+  "ls-tree",
+  "merge",
+  "merge-base",
+  "mv",
+  "notes",
+  "pull",
+  "push",
+  "range-diff",
+  "rebase",
+  "reflog",
+  "remote",
+  "reset",
+  "restore",
+  "rev-list",
+  "rev-parse",
+  "revert",
+  "rm",
+  "shortlog",
+  "show",
+  "show-ref",
+  "sparse-checkout",
+  "stash",
+  "status",
+  "submodule",
+  "switch",
+  "symbolic-ref",
+  "tag",
+  "update-index",
+  "verify-commit",
+  "version",
+  "whatchanged",
+  "worktree",
+  "write-tree",
 ]);
 
 function gitReason(args: string[], anyDynamic: boolean, place: Place): Reason | undefined {
@@ -449,24 +700,79 @@ function gitReason(args: string[], anyDynamic: boolean, place: Place): Reason | 
   const rest = args.slice(i + 1);
   switch (sub) {
     case "push": {
-      const p = parseOptions(rest, { flags: "fdnqvu4", withValue: "o", long: ["force", "force-with-lease=", "force-if-includes", "mirror", "delete", "prune", "all", "tags", "follow-tags", "set-upstream", "receive-pack=", "exec=", "repo=", "push-option="] });
-      if (hasAny(p, "f", "force", "force-with-lease", "force-if-includes", "mirror", "d", "delete", "prune")) return escaping("git push overwrites or deletes remote history (force, mirror, delete)");
+      const p = parseOptions(rest, {
+        flags: "fdnqvu4",
+        withValue: "o",
+        long: [
+          "force",
+          "force-with-lease=",
+          "force-if-includes",
+          "mirror",
+          "delete",
+          "prune",
+          "all",
+          "tags",
+          "follow-tags",
+          "set-upstream",
+          "receive-pack=",
+          "exec=",
+          "repo=",
+          "push-option=",
+        ],
+      });
+      if (hasAny(p, "f", "force", "force-with-lease", "force-if-includes", "mirror", "d", "delete", "prune"))
+        return escaping("git push overwrites or deletes remote history (force, mirror, delete)");
       if (hasAny(p, "receive-pack", "exec")) return escaping("git push --receive-pack runs a command");
       if (p.operands.some((r) => r.startsWith("+") || r.startsWith(":"))) return escaping("git push overwrites remote history (+refspec or :delete)");
       return anyDynamic ? "git push has arguments that are only known when it runs" : undefined;
     }
     case "reset":
-      return hasAny(parseOptions(rest, { flags: "qNp", long: ["hard", "soft", "mixed", "merge", "keep", "quiet", "patch"] }), "hard", "merge", "keep") ? "git reset --hard discards changes" : undefined;
+      return hasAny(parseOptions(rest, { flags: "qNp", long: ["hard", "soft", "mixed", "merge", "keep", "quiet", "patch"] }), "hard", "merge", "keep")
+        ? "git reset --hard discards changes"
+        : undefined;
     case "clean":
-      return hasAny(parseOptions(rest, { flags: "dfinqxXe", withValue: "e", long: ["force", "dry-run", "quiet", "exclude=", "interactive"] }), "f", "force") ? "git clean -f deletes untracked files" : undefined;
+      return hasAny(parseOptions(rest, { flags: "dfinqxXe", withValue: "e", long: ["force", "dry-run", "quiet", "exclude=", "interactive"] }), "f", "force")
+        ? "git clean -f deletes untracked files"
+        : undefined;
     case "checkout":
     case "switch":
     case "restore":
-      return hasAny(parseOptions(rest, { flags: "fqbBlmp", withValue: "bBs", long: ["force", "discard-changes", "overwrite-ignore", "worktree", "source="] }), "f", "force", "discard-changes") ? `git ${sub} --force discards changes` : undefined;
+      return hasAny(
+        parseOptions(rest, { flags: "fqbBlmp", withValue: "bBs", long: ["force", "discard-changes", "overwrite-ignore", "worktree", "source="] }),
+        "f",
+        "force",
+        "discard-changes",
+      )
+        ? `git ${sub} --force discards changes`
+        : undefined;
     case "config": {
-      const p = parseOptions(rest, { flags: "elz", withValue: "f", long: ["global", "system", "local", "worktree", "file=", "add", "unset", "unset-all", "replace-all", "edit", "get", "get-all", "get-regexp", "list", "show-origin", "type=", "default="] });
+      const p = parseOptions(rest, {
+        flags: "elz",
+        withValue: "f",
+        long: [
+          "global",
+          "system",
+          "local",
+          "worktree",
+          "file=",
+          "add",
+          "unset",
+          "unset-all",
+          "replace-all",
+          "edit",
+          "get",
+          "get-all",
+          "get-regexp",
+          "list",
+          "show-origin",
+          "type=",
+          "default=",
+        ],
+      });
       const reads = hasAny(p, "get", "get-all", "get-regexp", "list", "l") || p.operands.length <= 1;
-      return reads && !hasAny(p, "e", "edit", "unset", "unset-all", "add", "replace-all") ? undefined : "git config changes settings later git commands follow (aliases, hooks, core.*)";
+      return reads && !hasAny(p, "e", "edit", "unset", "unset-all", "add", "replace-all")
+        ? undefined
+        : "git config changes settings later git commands follow (aliases, hooks, core.*)";
     }
     case "filter-branch":
       return "git filter-branch rewrites history";
@@ -484,7 +790,31 @@ function curlReason(args: string[], place: Place): Reason | undefined {
   const p = parseOptions(args, {
     flags: "#0123456ABfGgIiJjkLlNnOqRsSvVZ",
     withValue: "AbcCdDeEFHKmoPQrTtuUwxXYyz",
-    long: ["data=", "data-ascii=", "data-binary=", "data-raw=", "data-urlencode=", "form=", "form-string=", "json=", "upload-file=", "config=", "output=", "output-dir=", "dump-header=", "cookie-jar=", "trace=", "trace-ascii=", "stderr=", "url-query=", "variable=", "write-out=", "etag-save=", "hsts=", "alt-svc="],
+    long: [
+      "data=",
+      "data-ascii=",
+      "data-binary=",
+      "data-raw=",
+      "data-urlencode=",
+      "form=",
+      "form-string=",
+      "json=",
+      "upload-file=",
+      "config=",
+      "output=",
+      "output-dir=",
+      "dump-header=",
+      "cookie-jar=",
+      "trace=",
+      "trace-ascii=",
+      "stderr=",
+      "url-query=",
+      "variable=",
+      "write-out=",
+      "etag-save=",
+      "hsts=",
+      "alt-svc=",
+    ],
   });
   const data = valuesOf(p, "d", "data", "data-ascii", "data-binary", "data-urlencode", "json", "url-query");
   if (data.some((v) => /^@|^[^=]*@/.test(v) && !v.startsWith("@-"))) return escaping("curl sends the contents of a local file (@file)");
@@ -500,7 +830,22 @@ function wgetReason(args: string[], place: Place): Reason | undefined {
   const p = parseOptions(args, {
     flags: "bcdhiknNqrSvVxF",
     withValue: "aeiloOPtTwQUDAR",
-    long: ["post-file=", "body-file=", "post-data=", "body-data=", "method=", "execute=", "output-document=", "directory-prefix=", "output-file=", "append-output=", "input-file=", "config=", "load-cookies=", "save-cookies="],
+    long: [
+      "post-file=",
+      "body-file=",
+      "post-data=",
+      "body-data=",
+      "method=",
+      "execute=",
+      "output-document=",
+      "directory-prefix=",
+      "output-file=",
+      "append-output=",
+      "input-file=",
+      "config=",
+      "load-cookies=",
+      "save-cookies=",
+    ],
   });
   if (hasAny(p, "post-file", "body-file")) return escaping("wget uploads a local file (--post-file / --body-file)");
   if (hasAny(p, "e", "execute", "config")) return "wget runs startup commands (-e / --config)";
@@ -511,7 +856,11 @@ function wgetReason(args: string[], place: Place): Reason | undefined {
 
 /** sed runs commands with `e` (and `s///e`) and writes files with `w` (and `s///w`); -i edits its operands. */
 function sedReason(args: string[], place: Place): Reason | undefined {
-  const p = parseOptions(args, { flags: "nrEsuzi", withValue: "efl", long: ["expression=", "file=", "in-place=", "regexp-extended", "quiet", "silent", "separate", "null-data", "sandbox", "posix", "debug", "follow-symlinks", "line-length="] });
+  const p = parseOptions(args, {
+    flags: "nrEsuzi",
+    withValue: "efl",
+    long: ["expression=", "file=", "in-place=", "regexp-extended", "quiet", "silent", "separate", "null-data", "sandbox", "posix", "debug", "follow-symlinks", "line-length="],
+  });
   if (hasAny(p, "f", "file")) return "sed runs a script file the check cannot read";
   const scripts = valuesOf(p, "e", "expression");
   const operands = scripts.length > 0 ? p.operands : p.operands.slice(1);
@@ -587,9 +936,25 @@ function tarReason(args: string[], place: Place): Reason | undefined {
   const p = parseOptions(normalized, {
     flags: "AcdrtuxzjJZvkWpPhSOmGB",
     withValue: "fCIFTXgbLNVKH",
-    long: ["checkpoint-action=", "to-command=", "use-compress-program=", "info-script=", "new-volume-script=", "rsh-command=", "rmt-command=", "directory=", "file=", "absolute-names", "overwrite", "unlink-first", "recursive-unlink", "remove-files"],
+    long: [
+      "checkpoint-action=",
+      "to-command=",
+      "use-compress-program=",
+      "info-script=",
+      "new-volume-script=",
+      "rsh-command=",
+      "rmt-command=",
+      "directory=",
+      "file=",
+      "absolute-names",
+      "overwrite",
+      "unlink-first",
+      "recursive-unlink",
+      "remove-files",
+    ],
   });
-  if (hasAny(p, "checkpoint-action", "to-command", "use-compress-program", "I", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command")) return "tar runs a command of its own (checkpoint action, compressor, to-command, volume script)";
+  if (hasAny(p, "checkpoint-action", "to-command", "use-compress-program", "I", "info-script", "new-volume-script", "F", "rsh-command", "rmt-command"))
+    return "tar runs a command of its own (checkpoint action, compressor, to-command, volume script)";
   if (hasAny(p, "absolute-names", "P")) return "tar --absolute-names may write anywhere";
   const dirs = valuesOf(p, "C", "directory");
   const o = dirs.find((d) => isOutside(d, place));
@@ -613,12 +978,31 @@ function declareReason(name: string, args: string[]): string | undefined {
 
 /** Interpreters with inline code, or a script the session wrote (or that does not exist yet). */
 function interpreterReason(name: string, args: string[], place: Place): string | undefined {
-  const family = /^python[0-9.]*$/.test(name) ? "python" : /^perl[0-9.]*$/.test(name) ? "perl" : /^(ruby|node|nodejs|bun|deno|php|lua[0-9.]*|Rscript|tclsh|osascript|pwsh)$/.test(name) ? name.replace(/^nodejs$/, "node").replace(/^lua[0-9.]*$/, "lua") : undefined;
+  const family = /^python[0-9.]*$/.test(name)
+    ? "python"
+    : /^perl[0-9.]*$/.test(name)
+      ? "perl"
+      : /^(ruby|node|nodejs|bun|deno|php|lua[0-9.]*|Rscript|tclsh|osascript|pwsh)$/.test(name)
+        ? name.replace(/^nodejs$/, "node").replace(/^lua[0-9.]*$/, "lua")
+        : undefined;
   if (!family) return undefined;
   const spec = INTERPRETERS[family]!;
-  if (family === "deno") return args[0] === "eval" || args[0] === "repl" ? `deno ${args[0]} runs inline code` : scriptFileReason(name, args.find((a) => !a.startsWith("-") && a !== "run"), place);
-  if (family === "bun" && ["run", "x", "test", "install", "add", "build", "pm", "create", "upgrade", "init", "remove", "update", "link", "outdated"].includes(args[0] ?? "")) return undefined;
-  const p = parseOptions(args, { flags: "bBdEhiIOqsSuvVxaglnpw", withValue: spec.inline + (spec.value ?? ""), long: [...(spec.longInline ?? []).map((l) => `${l}=`), ...(spec.longValue ?? []).map((l) => `${l}=`)], stopAtOperand: true });
+  if (family === "deno")
+    return args[0] === "eval" || args[0] === "repl"
+      ? `deno ${args[0]} runs inline code`
+      : scriptFileReason(
+          name,
+          args.find((a) => !a.startsWith("-") && a !== "run"),
+          place,
+        );
+  if (family === "bun" && ["run", "x", "test", "install", "add", "build", "pm", "create", "upgrade", "init", "remove", "update", "link", "outdated"].includes(args[0] ?? ""))
+    return undefined;
+  const p = parseOptions(args, {
+    flags: "bBdEhiIOqsSuvVxaglnpw",
+    withValue: spec.inline + (spec.value ?? ""),
+    long: [...(spec.longInline ?? []).map((l) => `${l}=`), ...(spec.longValue ?? []).map((l) => `${l}=`)],
+    stopAtOperand: true,
+  });
   const inline = [...spec.inline].some((c) => p.options.has(c)) || (spec.longInline ?? []).some((l) => p.options.has(l));
   if (inline) return `${name} runs inline code the check cannot read`;
   if (family === "python" && hasAny(p, "m")) return undefined;

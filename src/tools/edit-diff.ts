@@ -47,7 +47,7 @@ export function replacementDiff(path: string, oldText: string, replacements: Rep
       for (const line of block.oldLines) body.push(`-${line}`);
       for (const line of block.newLines) body.push(`+${line}`);
       firstChangedLine ??= block.oldStart + delta + 1;
-      newCount += (block.oldStart - (k === i ? from : end(blocks[k - 1]!))) + block.newLines.length;
+      newCount += block.oldStart - (k === i ? from : end(blocks[k - 1]!)) + block.newLines.length;
       delta += block.newLines.length - block.oldLines.length;
       cursor = end(block);
     }
@@ -113,11 +113,7 @@ function mergeBlocks(oldText: string, starts: number[], lines: string[], replace
     let head = 0;
     while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head++;
     let tail = 0;
-    while (
-      tail < oldLines.length - head &&
-      tail < newLines.length - head &&
-      oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
-    ) tail++;
+    while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
     if (head < oldLines.length - tail || head < newLines.length - tail) {
       blocks.push({
         oldStart: firstLine + head,

@@ -20,10 +20,7 @@ export function setToolEnvPolicy(next: ToolEnvPolicy): void {
 }
 
 /** A copy of `base` (default: nova's environment) fit for a tool process, with `extra` on top. */
-export function toolEnvironment(
-  extra: Record<string, string> = {},
-  base: Record<string, string | undefined> = process.env,
-): Record<string, string | undefined> {
+export function toolEnvironment(extra: Record<string, string> = {}, base: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
   const names = new Set(policy.secretVars);
   const values = new Set(policy.secretValues.filter((v) => v !== ""));
   const pass = new Set(policy.pass);

@@ -18,8 +18,7 @@ export const findTool = defineTool({
   name: "find",
   mutating: false,
   description:
-    "Find files by glob pattern. Honours .gitignore and .ignore files and skips .git and node_modules. " +
-    "Paths are relative to the searched folder; folders end with '/'.",
+    "Find files by glob pattern. Honours .gitignore and .ignore files and skips .git and node_modules. " + "Paths are relative to the searched folder; folders end with '/'.",
   schema,
   async run(args, ctx) {
     const shown = args.path ?? ".";

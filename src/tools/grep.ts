@@ -198,7 +198,6 @@ class Search {
       details: { matches: this.matches, files: this.files, truncated: this.cut !== undefined },
     };
   }
-
 }
 
 function nextLine(text: string, pos: number): number {

@@ -15,10 +15,7 @@ export interface HostToolDefinition {
 }
 
 /** Sends one call to the host and resolves with its result. */
-export type HostToolCaller = (
-  call: { toolCallId: string; toolName: string; arguments: Record<string, unknown> },
-  ctx: ToolContext,
-) => Promise<ToolResult>;
+export type HostToolCaller = (call: { toolCallId: string; toolName: string; arguments: Record<string, unknown> }, ctx: ToolContext) => Promise<ToolResult>;
 
 export function hostTool(definition: HostToolDefinition, caller: HostToolCaller): Tool {
   let schema: z.ZodType | undefined;

@@ -27,7 +27,13 @@ export const lsTool = defineTool({
     const limit = args.limit ?? DEFAULT_LIMIT;
     const names: string[] = [];
     for (const entry of entries.slice(0, limit)) {
-      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).then((s) => s.isDirectory(), () => false)));
+      const isDir =
+        entry.isDirectory() ||
+        (entry.isSymbolicLink() &&
+          (await stat(join(dir, entry.name)).then(
+            (s) => s.isDirectory(),
+            () => false,
+          )));
       names.push(isDir ? `${entry.name}/` : entry.name);
     }
     if (names.length === 0) return { content: [{ type: "text", text: `${shown} is empty` }] };

@@ -34,9 +34,7 @@ export const readTool = defineTool({
     const imageType = sniffImageType(head);
     if (imageType) {
       if (info.size > MAX_IMAGE_BYTES) {
-        throw new ToolError(
-          `read: ${args.path} is a ${formatBytes(info.size)} image, over the 5 MiB attachment limit; use zoom to look at a region`,
-        );
+        throw new ToolError(`read: ${args.path} is a ${formatBytes(info.size)} image, over the 5 MiB attachment limit; use zoom to look at a region`);
       }
       const data = Buffer.from(await Bun.file(path).arrayBuffer()).toString("base64");
       return {
@@ -49,9 +47,7 @@ export const readTool = defineTool({
     if (hasNulByte(head)) {
       throw new ToolError(`read: ${args.path} is a binary file (${formatBytes(info.size)}); it cannot be shown as text`);
     }
-    const window = ctx.fs
-      ? textWindow(await ctx.fs.readTextFile(path), offset, limit)
-      : await readLineWindow(path, { offset, limit, maxBytes: MAX_BYTES, signal: ctx.signal });
+    const window = ctx.fs ? textWindow(await ctx.fs.readTextFile(path), offset, limit) : await readLineWindow(path, { offset, limit, maxBytes: MAX_BYTES, signal: ctx.signal });
     return numbered(args.path, window, offset);
   },
 });

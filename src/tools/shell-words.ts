@@ -262,7 +262,7 @@ class Parser {
         const next = s[this.i + 1]!;
         if (next === "\n") {
           // line continuation
-        } else if ("$`\"\\".includes(next)) text += next;
+        } else if ('$`"\\'.includes(next)) text += next;
         else text += `\\${next}`;
         this.i += 2;
       } else if (c === "$" || c === "`") {

@@ -18,8 +18,7 @@ const schema = z.object({
 export const todoTool = defineTool({
   name: "todo",
   mutating: false,
-  description:
-    "Replace the todo list that tracks this task's steps. Keep exactly one task in_progress while working; mark tasks completed as soon as they are done.",
+  description: "Replace the todo list that tracks this task's steps. Keep exactly one task in_progress while working; mark tasks completed as soon as they are done.",
   schema,
   async run(args, ctx) {
     const todos = ctx.host?.todos;

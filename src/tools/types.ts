@@ -71,7 +71,10 @@ export interface Tool {
 
 /** A tool failure the model should see as an error result, with a message it can act on. */
 export class ToolError extends Error {
-  constructor(message: string, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = "ToolError";
   }

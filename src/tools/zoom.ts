@@ -22,12 +22,7 @@ const schema = z.object({
   y: z.number().min(0).describe("Top edge of the region, in pixels (or a fraction of the height)"),
   width: z.number().positive().describe("Region width, in pixels (or a fraction)"),
   height: z.number().positive().describe("Region height, in pixels (or a fraction)"),
-  scale: z
-    .number()
-    .positive()
-    .max(MAX_SCALE)
-    .optional()
-    .describe(`Magnification; default makes the region's long side ${TARGET_LONG_SIDE} px (between 1× and ${MAX_SCALE}×)`),
+  scale: z.number().positive().max(MAX_SCALE).optional().describe(`Magnification; default makes the region's long side ${TARGET_LONG_SIDE} px (between 1× and ${MAX_SCALE}×)`),
 });
 
 export interface Region {
@@ -40,15 +35,11 @@ export interface Region {
 /** The region in whole source pixels; fractions when all four values are ≤ 1. Fails when it leaves the image. */
 export function pixelRegion(args: { x: number; y: number; width: number; height: number }, imageWidth: number, imageHeight: number): Region {
   const fractional = args.x <= 1 && args.y <= 1 && args.width <= 1 && args.height <= 1;
-  const [x, y, w, h] = fractional
-    ? [args.x * imageWidth, args.y * imageHeight, args.width * imageWidth, args.height * imageHeight]
-    : [args.x, args.y, args.width, args.height];
+  const [x, y, w, h] = fractional ? [args.x * imageWidth, args.y * imageHeight, args.width * imageWidth, args.height * imageHeight] : [args.x, args.y, args.width, args.height];
   const unit = fractional ? " (as fractions of the image)" : "";
   // A little slack for fractions that do not come out to whole pixels.
   if (x + w > imageWidth + 1e-6 || y + h > imageHeight + 1e-6) {
-    throw new ToolError(
-      `zoom: region x=${args.x} y=${args.y} width=${args.width} height=${args.height}${unit} reaches past the ${imageWidth}×${imageHeight} px image`,
-    );
+    throw new ToolError(`zoom: region x=${args.x} y=${args.y} width=${args.width} height=${args.height}${unit} reaches past the ${imageWidth}×${imageHeight} px image`);
   }
   const left = Math.floor(x);
   const top = Math.floor(y);

@@ -12,9 +12,7 @@ export const MAX_RECORD_BYTES = 8 * 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
-export type ScanItem =
-  | { kind: "record"; bytes: Uint8Array }
-  | { kind: "oversize"; bytes: number };
+export type ScanItem = { kind: "record"; bytes: Uint8Array } | { kind: "oversize"; bytes: number };
 
 export class LfScanner {
   private parts: Uint8Array[] = [];

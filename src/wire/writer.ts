@@ -18,7 +18,10 @@ export class FrameWriter {
   private queuedFrames = 0;
   private queuedBytes = 0;
 
-  constructor(private readonly out: NodeJS.WriteStream, private readonly rawWrite: RawWrite) {
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly rawWrite: RawWrite,
+  ) {
     out.on("drain", () => {
       this.blocked = false;
       this.queuedFrames = 0;

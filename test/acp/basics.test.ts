@@ -63,7 +63,10 @@ test("set_config_option and set_model switch the model; bad values are invalid p
   expect(changed.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "test/m2" });
   expect(await n.conn.extMethod("session/set_model", { sessionId, modelId: "test/m1" })).toEqual({});
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "config_option_update" && JSON.stringify(u.update).includes('"currentValue":"test/m1"'));
-  await expect(n.conn.setSessionConfigOption({ sessionId, configId: "model", value: "test/zzz" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("test/zzz") });
+  await expect(n.conn.setSessionConfigOption({ sessionId, configId: "model", value: "test/zzz" })).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining("test/zzz"),
+  });
   await expect(n.conn.setSessionConfigOption({ sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({ code: -32602 });
   n.server.enqueue(f.text("ok"));
   await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "hi" }] });
@@ -76,7 +79,10 @@ test("unknown sessions, relative cwds, audio and a second concurrent prompt are 
   await expect(n.conn.prompt({ sessionId: "nope", prompt: [] })).rejects.toMatchObject({ code: -32002 });
   await expect(n.conn.newSession({ cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cwd") });
   const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
-  await expect(n.conn.prompt({ sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("audio") });
+  await expect(n.conn.prompt({ sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] })).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining("audio"),
+  });
   n.server.enqueue(f.text("slow", { end: "stall", keep: 3 }));
   const first = n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "one" }] });
   await n.client.waitForUpdate((u) => u.update.sessionUpdate === "agent_message_chunk");

@@ -11,7 +11,9 @@ afterEach(async () => {
   n = undefined;
 });
 
-const choose = (optionId: string): ClientOptions["permission"] => () => ({ outcome: { outcome: "selected", optionId } });
+const choose =
+  (optionId: string): ClientOptions["permission"] =>
+  () => ({ outcome: { outcome: "selected", optionId } });
 
 async function cleanUp(options: ClientOptions, commands: string[]) {
   n = await startAcp(options);

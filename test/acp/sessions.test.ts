@@ -28,7 +28,13 @@ test("a session loaded in a new process replays user, thought, agent and tool up
     f.turn([{ thinking: "Edit it." }, { text: "Editing." }, { toolCall: { id: "e1", name: "edit", args: { path: "app.ts", oldText: "1", newText: "2" } } }]),
     f.text("Done."),
   );
-  await first.conn.prompt({ sessionId, prompt: [{ type: "text", text: "bump x" }, { type: "image", data: PNG, mimeType: "image/png" }] });
+  await first.conn.prompt({
+    sessionId,
+    prompt: [
+      { type: "text", text: "bump x" },
+      { type: "image", data: PNG, mimeType: "image/png" },
+    ],
+  });
   expect(await first.close()).toBe(0);
 
   const second = await startAcp({ server, home, cwd, reasoning: true });

@@ -26,7 +26,14 @@ test("an edit is a tool call of kind edit with diff content and the changed line
   expect(answer.stopReason).toBe("end_turn");
   expect(readFileSync(file, "utf8")).toBe("one\nTWO\nthree\n");
   const updates = n!.client.toolUpdates("e1");
-  expect(updates[0]).toMatchObject({ sessionUpdate: "tool_call", title: "Edit app.ts", kind: "edit", status: "pending", locations: [{ path: file }], rawInput: { path: "app.ts" } });
+  expect(updates[0]).toMatchObject({
+    sessionUpdate: "tool_call",
+    title: "Edit app.ts",
+    kind: "edit",
+    status: "pending",
+    locations: [{ path: file }],
+    rawInput: { path: "app.ts" },
+  });
   expect(updates.map((u) => u.status).filter(Boolean)).toEqual(["pending", "in_progress", "completed"]);
   const last = updates.at(-1)!;
   expect(last.content).toContainEqual({ type: "diff", path: file, oldText: "two", newText: "TWO" });
@@ -86,7 +93,14 @@ test("a call the model wrote but that never ran (the stream broke after it) ends
 test("the todo list becomes an ACP plan", async () => {
   const sessionId = await session();
   const phases = [
-    { name: "Fix", tasks: [{ content: "find the bug", status: "completed" }, { content: "patch it", status: "in_progress" }, { content: "old idea", status: "abandoned" }] },
+    {
+      name: "Fix",
+      tasks: [
+        { content: "find the bug", status: "completed" },
+        { content: "patch it", status: "in_progress" },
+        { content: "old idea", status: "abandoned" },
+      ],
+    },
     { name: "Check", tasks: [{ content: "run the tests", status: "pending" }] },
   ];
   // open tasks may earn the model a reminder turn: a spare answer keeps the script from running out

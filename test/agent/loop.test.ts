@@ -28,7 +28,10 @@ function fakeProvider(turns: Turn[]): Provider & { sent: AgentMessage[][] } {
   };
 }
 
-const text = (t: string): ProviderEvent[] => [{ type: "text_delta", index: 0, delta: t }, { type: "stop", reason: "stop" }];
+const text = (t: string): ProviderEvent[] => [
+  { type: "text_delta", index: 0, delta: t },
+  { type: "stop", reason: "stop" },
+];
 const calls = (...names: string[]): ProviderEvent[] => [
   ...names.flatMap((name, index): ProviderEvent[] => [
     { type: "toolcall_start", index, id: `call_${index}`, name },
@@ -68,14 +71,27 @@ function harness(provider: Provider, options: { tools?: Tool[]; hooks?: LoopHook
 }
 
 const texts = (messages: AgentMessage[]) =>
-  messages.map((m) => (m.role === "user" ? `user:${typeof m.content === "string" ? m.content : ""}` : m.role === "assistant" ? `assistant:${m.stopReason}` : `${m.role}:${m.role === "toolResult" ? (m.content[0] as { text: string }).text : ""}`));
+  messages.map((m) =>
+    m.role === "user"
+      ? `user:${typeof m.content === "string" ? m.content : ""}`
+      : m.role === "assistant"
+        ? `assistant:${m.stopReason}`
+        : `${m.role}:${m.role === "toolResult" ? (m.content[0] as { text: string }).text : ""}`,
+  );
 
 describe("agent loop", () => {
   test("one text turn: message_start/end once per message, agent_end last", async () => {
     const h = harness(fakeProvider([text("hi")]));
     await h.run();
     expect(h.types().filter((t) => t !== "message_update")).toEqual([
-      "agent_start", "turn_start", "message_start", "message_end", "message_start", "message_end", "turn_end", "agent_end",
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end",
+      "message_start",
+      "message_end",
+      "turn_end",
+      "agent_end",
     ]);
     expect(texts(h.context)).toEqual(["user:go", "assistant:stop"]);
   });
@@ -93,7 +109,12 @@ describe("agent loop", () => {
     });
     await h.run();
     expect(texts(h.context)).toEqual([
-      "user:go", "assistant:toolUse", "toolResult:first ran", "toolResult:Skipped due to queued user message.", "user:change course", "assistant:stop",
+      "user:go",
+      "assistant:toolUse",
+      "toolResult:first ran",
+      "toolResult:Skipped due to queued user message.",
+      "user:change course",
+      "assistant:stop",
     ]);
     expect(texts(provider.sent[1]!).at(-1)).toBe("user:change course");
   });
@@ -223,7 +244,13 @@ describe("agent loop", () => {
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
       await runLoop(
-        { emit: (e) => void events.push(e), messages: () => context, request: () => Promise.reject(new Error("broken")), append: (m) => context.push(m), tools: { cwd: "/", hasUI: false } },
+        {
+          emit: (e) => void events.push(e),
+          messages: () => context,
+          request: () => Promise.reject(new Error("broken")),
+          append: (m) => context.push(m),
+          tools: { cwd: "/", hasUI: false },
+        },
         [userMessage("go", [])],
         new AbortController().signal,
       );

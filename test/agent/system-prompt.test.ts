@@ -13,9 +13,7 @@ function input(overrides: Partial<SystemPromptInput> = {}): SystemPromptInput {
       { path: "/home/u/.nova/AGENTS.md", content: "HOME-RULE: be brief" },
       { path: "/work/project/AGENTS.md", content: "PROJECT-RULE: use tabs" },
     ],
-    skills: [
-      { name: "pdf", description: "Fill PDF forms", path: "/home/u/.nova/skills/pdf/SKILL.md", source: "user" },
-    ],
+    skills: [{ name: "pdf", description: "Fill PDF forms", path: "/home/u/.nova/skills/pdf/SKILL.md", source: "user" }],
     ...overrides,
   };
 }

@@ -13,7 +13,11 @@ import { ROOT } from "../support/nova.ts";
 export const targetBinary = (target: Target) => join(ROOT, "dist", target.name, target.exe);
 
 export function tarballs(): string[] {
-  return existsSync(NPM_OUT) ? readdirSync(NPM_OUT).filter((f) => /^nova-.*\.tgz$/.test(f)).map((f) => join(NPM_OUT, f)) : [];
+  return existsSync(NPM_OUT)
+    ? readdirSync(NPM_OUT)
+        .filter((f) => /^nova-.*\.tgz$/.test(f))
+        .map((f) => join(NPM_OUT, f))
+    : [];
 }
 
 function complete(): boolean {

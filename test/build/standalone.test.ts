@@ -27,13 +27,12 @@ afterAll(async () => {
 async function zoomSession(env: Record<string, string> = {}): Promise<{ s: Scenario; end: Record<string, any> }> {
   const cwd = tempDir("nova-alone-cwd-");
   const raw = Buffer.alloc(120 * 80 * 3, 0x40);
-  await sharp(raw, { raw: { width: 120, height: 80, channels: 3 } }).png().toFile(join(cwd, "shot.png"));
+  await sharp(raw, { raw: { width: 120, height: 80, channels: 3 } })
+    .png()
+    .toFile(join(cwd, "shot.png"));
   const s = await scenario({ binary, cwd, env });
   open.push(s);
-  s.server.enqueue(
-    s.f.toolCalls([{ id: "z1", name: "zoom", args: { path: "shot.png", x: 10, y: 20, width: 30, height: 20, scale: 3 } }]),
-    s.f.text("zoomed"),
-  );
+  s.server.enqueue(s.f.toolCalls([{ id: "z1", name: "zoom", args: { path: "shot.png", x: 10, y: 20, width: 30, height: 20, scale: 3 } }]), s.f.text("zoomed"));
   const frames = await promptAndSettle(s.nova, "zoom in");
   return { s, end: frames.find((f) => f.type === "tool_execution_end")! };
 }

@@ -19,7 +19,11 @@ function describeHeader(bytes: Buffer): { format: string; cpu: string; libc?: st
     expect(bytes[5]).toBe(1); // little-endian
     const machine = bytes.readUInt16LE(18);
     const head = bytes.subarray(0, 4096).toString("latin1");
-    return { format: "elf", cpu: machine === 62 ? "x64" : machine === 183 ? "arm64" : `e_machine ${machine}`, libc: head.includes("ld-musl") ? "musl" : head.includes("ld-linux") ? "glibc" : "none" };
+    return {
+      format: "elf",
+      cpu: machine === 62 ? "x64" : machine === 183 ? "arm64" : `e_machine ${machine}`,
+      libc: head.includes("ld-musl") ? "musl" : head.includes("ld-linux") ? "glibc" : "none",
+    };
   }
   if (bytes.readUInt32LE(0) === 0xfeedfacf) {
     const cputype = bytes.readUInt32LE(4);

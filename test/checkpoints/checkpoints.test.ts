@@ -235,8 +235,12 @@ function gitState(cwd: string): Record<string, string> {
     stash: read("refs/stash"),
     logsStash: read("logs/refs/stash"),
     config: read("config"),
-    hooks: readdirSync(join(cwd, ".git", "hooks")).sort().join(","),
-    objects: readdirSync(join(cwd, ".git", "objects")).sort().join(","),
+    hooks: readdirSync(join(cwd, ".git", "hooks"))
+      .sort()
+      .join(","),
+    objects: readdirSync(join(cwd, ".git", "objects"))
+      .sort()
+      .join(","),
   };
 }
 

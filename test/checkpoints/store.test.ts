@@ -51,7 +51,11 @@ describe("unifiedDiff", () => {
     const dir = tempDir("nova-cp-diff-");
     writeFileSync(join(dir, "a"), a);
     writeFileSync(join(dir, "b"), b);
-    const gnu = Bun.spawnSync(["diff", "-u", join(dir, "a"), join(dir, "b")]).stdout.toString().split("\n").slice(2).join("\n");
+    const gnu = Bun.spawnSync(["diff", "-u", join(dir, "a"), join(dir, "b")])
+      .stdout.toString()
+      .split("\n")
+      .slice(2)
+      .join("\n");
     expect(unifiedDiff("x", a, b)).toBe(`--- a/x\n+++ b/x\n${gnu}`);
     expect(unifiedDiff("x", a, a)).toBe("");
   });
@@ -74,7 +78,10 @@ describe("pruneCheckpoints", () => {
     await record("new", "z".repeat(5000));
     const log = join(cp.dir, "checkpoints.jsonl");
     // age the first record by 20 days, and every object by two hours (past the grace for fresh objects)
-    const lines = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as CheckpointRecord);
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as CheckpointRecord);
     lines[0]!.timestamp -= 20 * 24 * 3600 * 1000;
     writeFileSync(log, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     const objects = new ObjectStore(join(cp.dir, "objects"));

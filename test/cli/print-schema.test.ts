@@ -70,7 +70,19 @@ test("the printed schema validates every frame of a representative session", asy
 
     const frames = s.nova.frames;
     const kinds = new Set(frames.map((fr) => fr.type));
-    for (const kind of ["ready", "response", "message_update", "tool_execution_update", "host_tool_call", "permission_request", "auto_retry_start", "subagent_event", "queue_update", "compaction_end", "extension_ui_request"]) {
+    for (const kind of [
+      "ready",
+      "response",
+      "message_update",
+      "tool_execution_update",
+      "host_tool_call",
+      "permission_request",
+      "auto_retry_start",
+      "subagent_event",
+      "queue_update",
+      "compaction_end",
+      "extension_ui_request",
+    ]) {
       expect(kinds).toContain(kind);
     }
     for (const frame of frames) {

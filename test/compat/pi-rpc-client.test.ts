@@ -50,7 +50,16 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
   test("prompt, events through onEvent, waitForIdle; state, messages and last text", async () => {
     const { client, server, events } = await setup();
     const before = await client.getState();
-    expect(before).toMatchObject({ thinkingLevel: "off", isStreaming: false, isCompacting: false, steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", autoCompactionEnabled: true, messageCount: 0, pendingMessageCount: 0 });
+    expect(before).toMatchObject({
+      thinkingLevel: "off",
+      isStreaming: false,
+      isCompacting: false,
+      steeringMode: "one-at-a-time",
+      followUpMode: "one-at-a-time",
+      autoCompactionEnabled: true,
+      messageCount: 0,
+      pendingMessageCount: 0,
+    });
     expect(before.model).toMatchObject({ provider: "test", id: "m1" });
     expect(Object.keys(before.model!)).toEqual(expect.arrayContaining(modelKeys));
     expect(before.sessionId).toBeString();
@@ -68,7 +77,10 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     const outline = run.filter((e) => e.type !== "message_update").map((e) => (e.type.startsWith("message_") ? `${e.type}:${e.message.role}` : e.type));
     expect(outline).toEqual(["agent_start", "turn_start", "message_start:user", "message_end:user", "message_start:assistant", "message_end:assistant", "turn_end", "agent_end"]);
     const updates = run.filter((e) => e.type === "message_update");
-    const text = updates.filter((e) => e.assistantMessageEvent.type === "text_delta").map((e) => e.assistantMessageEvent.delta).join("");
+    const text = updates
+      .filter((e) => e.assistantMessageEvent.type === "text_delta")
+      .map((e) => e.assistantMessageEvent.delta)
+      .join("");
     expect(text).toBe("Hello from nova");
     // Deliberate difference: message_update carries a light header, not Pi's
     // growing partial message (no content, no assistantMessageEvent.partial);
@@ -103,11 +115,7 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
 
   test("a tool call, a steer while it runs and a follow-up: one run, one agent_end for waitForIdle", async () => {
     const { client, server } = await setup();
-    server.enqueue(
-      f.toolCalls([{ id: "c1", name: "bash", args: { command: "sleep 0.3; echo tool-out" } }]),
-      f.text("steered"),
-      f.text("followed up"),
-    );
+    server.enqueue(f.toolCalls([{ id: "c1", name: "bash", args: { command: "sleep 0.3; echo tool-out" } }]), f.text("steered"), f.text("followed up"));
     const toolStarted = nextEvent(client, (e) => e.type === "tool_execution_start");
     const toolEnded = nextEvent(client, (e) => e.type === "tool_execution_end");
     const agentEnds: any[] = [];
@@ -214,7 +222,14 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     await client.promptAndWait("first");
     await client.promptAndWait("second");
     const stats = await client.getSessionStats();
-    expect(stats).toMatchObject({ userMessages: 2, assistantMessages: 2, toolCalls: 0, toolResults: 0, totalMessages: 4, tokens: { input: 20, output: 10, cacheRead: 0, cacheWrite: 0, total: 30 } });
+    expect(stats).toMatchObject({
+      userMessages: 2,
+      assistantMessages: 2,
+      toolCalls: 0,
+      toolResults: 0,
+      totalMessages: 4,
+      tokens: { input: 20, output: 10, cacheRead: 0, cacheWrite: 0, total: 30 },
+    });
     expect(stats.cost).toBeNumber();
 
     await client.setSessionName("  my work  ");
@@ -262,7 +277,6 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     expect(userTexts(await client.getMessages())).toEqual(["first", "second"]);
     expect(readFileSync(original.sessionFile!, "utf8")).not.toContain('"second"');
   });
-
 });
 
 test("every method Pi's RpcClient (the pinned 0.73.1) wraps is exercised above", () => {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../support/nova.ts";
 import { fixtures } from "../support/fixtures/index.ts";
-import { startProviderServer, } from "../support/provider-server.ts";
+import { startProviderServer } from "../support/provider-server.ts";
 import { agentHome, loadPi16, rpcClient, type Agent, type Pi16 } from "./pi16.ts";
 
 const f = fixtures.openaiChat;
@@ -212,7 +212,21 @@ describe("Pi 1.6.0's RpcClient: the same script against nova and against Pi 1.6.
   });
 
   test("the same answers where the script makes them equal", () => {
-    for (const name of ["prompt", "steer", "followUp", "getAvailableThinkingLevels", "getAvailableThinkingLevels#m2", "cycleThinkingLevel", "clearQueue", "bash", "fork", "clone", "newSession", "switchSession", "getLastAssistantText#after"]) {
+    for (const name of [
+      "prompt",
+      "steer",
+      "followUp",
+      "getAvailableThinkingLevels",
+      "getAvailableThinkingLevels#m2",
+      "cycleThinkingLevel",
+      "clearQueue",
+      "bash",
+      "fork",
+      "clone",
+      "newSession",
+      "switchSession",
+      "getLastAssistantText#after",
+    ]) {
       expect({ [name]: nova.results[name] }).toEqual({ [name]: piRun.results[name] });
     }
     expect(nova.results.prompt).toBe("started");
@@ -227,7 +241,12 @@ describe("Pi 1.6.0's RpcClient: the same script against nova and against Pi 1.6.
       expect(all.some((e: any) => e.type === "session")).toBe(false);
       // m1 again after cycle_model
       expect((run.results.getSessionStats as any).contextUsage).toEqual({ tokens: expect.any(Number), contextWindow: 100000, percent: expect.any(Number) });
-      expect(run.results.compact).toMatchObject({ summary: expect.stringContaining("SUMMARY OF EARLIER WORK"), firstKeptEntryId: expect.any(String), tokensBefore: expect.any(Number), estimatedTokensAfter: expect.any(Number) });
+      expect(run.results.compact).toMatchObject({
+        summary: expect.stringContaining("SUMMARY OF EARLIER WORK"),
+        firstKeptEntryId: expect.any(String),
+        tokensBefore: expect.any(Number),
+        estimatedTokensAfter: expect.any(Number),
+      });
     }
   });
 
@@ -235,11 +254,24 @@ describe("Pi 1.6.0's RpcClient: the same script against nova and against Pi 1.6.
     const types = [...new Set(piRun.events.map((e) => e.type))];
     const gaps: Record<string, string[]> = {};
     for (const type of types) {
-      const missing = undocumented(piRun.events.filter((e) => e.type === type), nova.events.filter((e) => e.type === type));
+      const missing = undocumented(
+        piRun.events.filter((e) => e.type === type),
+        nova.events.filter((e) => e.type === type),
+      );
       if (missing.length > 0) gaps[type] = missing;
     }
     expect(gaps).toEqual({});
-    for (const type of ["message_update", "agent_settled", "agent_end", "tool_execution_end", "thinking_level_changed", "session_info_changed", "compaction_start", "compaction_end", "bash_execution_update"]) {
+    for (const type of [
+      "message_update",
+      "agent_settled",
+      "agent_end",
+      "tool_execution_end",
+      "thinking_level_changed",
+      "session_info_changed",
+      "compaction_start",
+      "compaction_end",
+      "bash_execution_update",
+    ]) {
       expect(types).toContain(type);
     }
     const settled = nova.events.filter((e) => e.type === "agent_settled");

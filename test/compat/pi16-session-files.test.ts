@@ -119,10 +119,22 @@ test("nova opens a Pi 1.6.0 file (system messages, custom_message, context_edit,
   const manager = pi.SessionManager.open(file);
   const firstUser = manager.getEntries().find((e: any) => e.type === "message" && e.message.role === "user");
   manager.appendCustomMessageEntry("notes", "injected context from an extension", true, { source: "test" });
-  manager.appendMessage({ role: "bashExecution", command: "echo secret", output: "secret\n", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: Date.now() });
+  manager.appendMessage({
+    role: "bashExecution",
+    command: "echo secret",
+    output: "secret\n",
+    exitCode: 0,
+    cancelled: false,
+    truncated: false,
+    excludeFromContext: true,
+    timestamp: Date.now(),
+  });
   manager.appendMessage({ role: "bashExecution", command: "echo visible", output: "visible\n", exitCode: 0, cancelled: false, truncated: false, timestamp: Date.now() });
   manager.appendContextEdit(firstUser.id, { content: "first question, as edited" });
-  const lines = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  const lines = readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   expect(lines.some((e) => e.type === "message" && e.message.role === "system")).toBe(true);
   expect(lines.map((e) => e.type)).toEqual(expect.arrayContaining(["custom_message", "context_edit"]));
   const forNova = join(tempDir("pi-copy-"), "copy.jsonl");

@@ -80,9 +80,7 @@ describe("loadConfig", () => {
 
   test("a bad field names the file, the line and the field path", () => {
     const file = write("providers:\n  local:\n    api: openai-chat\n    baseUrl: http://x\n    models:\n      - id: m\n        contextWindow: big\n");
-    expect(errorOf(() => loadConfig({ configFile: file, env: {} }))).toBe(
-      `${file}:7: providers.local.models[0].contextWindow must be a number, got "big"`,
-    );
+    expect(errorOf(() => loadConfig({ configFile: file, env: {} }))).toBe(`${file}:7: providers.local.models[0].contextWindow must be a number, got "big"`);
   });
 
   test("an unknown api names the allowed ones", () => {
@@ -96,9 +94,15 @@ describe("loadConfig", () => {
     const file = write("providers:\n  ci:\n    api: scripted\n    script: scripts/ci.yml\n    models: [{id: replay}]\n");
     const ci = loadConfig({ configFile: file, env: {} }).providers.find((p) => p.name === "ci")!;
     expect(ci.models[0]).toMatchObject({ id: "replay", api: "scripted", baseUrl: `file://${join(dirname(file), "scripts/ci.yml")}` });
-    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n"), env: {} }))).toMatch(/:3: providers\.ci\.script: a scripted provider needs the script file$/);
-    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n    script: a.yml\n    baseUrl: http://x\n"), env: {} }))).toContain("providers.ci.baseUrl: a scripted provider has none");
-    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  o:\n    api: openai-chat\n"), env: {} }))).toMatch(/:3: providers\.o\.baseUrl: required for api openai-chat$/);
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n"), env: {} }))).toMatch(
+      /:3: providers\.ci\.script: a scripted provider needs the script file$/,
+    );
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  ci:\n    api: scripted\n    script: a.yml\n    baseUrl: http://x\n"), env: {} }))).toContain(
+      "providers.ci.baseUrl: a scripted provider has none",
+    );
+    expect(errorOf(() => loadConfig({ configFile: write("providers:\n  o:\n    api: openai-chat\n"), env: {} }))).toMatch(
+      /:3: providers\.o\.baseUrl: required for api openai-chat$/,
+    );
   });
 
   test("the built-in scripted provider exists only when named", () => {

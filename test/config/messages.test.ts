@@ -34,7 +34,11 @@ describe("unknown keys", () => {
 
   test.each([
     ["retry:\n  maxRetrys: 2\n", 2, 'retry.maxRetrys: unknown key; did you mean "maxRetries"?'],
-    ["providers:\n  x:\n    api: ollama\n    baseUrl: http://h\n    models:\n      - id: a\n        contextWindw: 4\n", 7, 'providers.x.models[0].contextWindw: unknown key; did you mean "contextWindow"?'],
+    [
+      "providers:\n  x:\n    api: ollama\n    baseUrl: http://h\n    models:\n      - id: a\n        contextWindw: 4\n",
+      7,
+      'providers.x.models[0].contextWindw: unknown key; did you mean "contextWindow"?',
+    ],
     ["stream: {}\nzzz: 1\n", 2, "zzz: unknown key; known keys here: "],
   ])("%j", async (text, line, message) => {
     const { code, stderr, file } = await startWith(text);

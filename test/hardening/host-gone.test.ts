@@ -27,7 +27,9 @@ async function oneShot(frames: object[], mode = "rpc") {
   const config = join(home, "config.json");
   writeFileSync(config, JSON.stringify(testConfig(server!.url)));
   const lines = frames.map((fr) => `'${JSON.stringify(fr).replaceAll("'", "'\\''")}'`).join(" ");
-  const nova = command().map((w) => `'${w}'`).join(" ");
+  const nova = command()
+    .map((w) => `'${w}'`)
+    .join(" ");
   const proc = Bun.spawn(["sh", "-c", `printf '%s\\n' ${lines} | ${nova} --mode ${mode} --no-session --config '${config}'`], {
     cwd,
     env: { PATH: process.env.PATH!, HOME: home, NOVA_HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp" },
@@ -35,7 +37,10 @@ async function oneShot(frames: object[], mode = "rpc") {
     stderr: "pipe",
   });
   const [out, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  const parsed: Frame[] = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const parsed: Frame[] = out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   return { frames: parsed, code, stderr, cwd };
 }
 

@@ -20,8 +20,7 @@ function deepJson(depth: number): string {
   return `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
 }
 
-const tool = (parameters: string) =>
-  `{"id":"t","type":"set_host_tools","tools":[{"name":"deep","description":"d","parameters":${parameters}}]}`;
+const tool = (parameters: string) => `{"id":"t","type":"set_host_tools","tools":[{"name":"deep","description":"d","parameters":${parameters}}]}`;
 
 test("a 100 000-deep host tool schema is refused, and get_state and prompts go on working", async () => {
   s = await scenario();

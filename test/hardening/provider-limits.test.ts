@@ -56,10 +56,9 @@ function finalError(frames: Record<string, any>[]): string {
 }
 
 test("an error status whose body then stalls ends the turn at the idle timeout", async () => {
-  const n = await start(
-    () => new Response(endless('{"error":{"message":"overloa', 0, 0, true), { status: 500, headers: { "content-type": "application/json" } }),
-    { stream: { idleTimeoutMs: 300 } },
-  );
+  const n = await start(() => new Response(endless('{"error":{"message":"overloa', 0, 0, true), { status: 500, headers: { "content-type": "application/json" } }), {
+    stream: { idleTimeoutMs: 300 },
+  });
   const frames = await promptAndSettle(n, "hi");
   expect(finalError(frames)).toMatch(/^HTTP 500: .*\(the error body stalled\)$/);
 });

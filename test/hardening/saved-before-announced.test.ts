@@ -16,13 +16,16 @@ function sessionEntries(home: string): Frame[] {
   const files = readdirSync(home, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".jsonl"));
   expect(files).toHaveLength(1);
   // a torn last line is what a kill may leave; every complete line parses
-  return readFileSync(join(home, files[0]!), "utf8").split("\n").slice(1).flatMap((l) => {
-    try {
-      return [JSON.parse(l)];
-    } catch {
-      return [];
-    }
-  });
+  return readFileSync(join(home, files[0]!), "utf8")
+    .split("\n")
+    .slice(1)
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Starts a run with one tool call, kills nova on the first frame that `killOn` matches, returns that frame and what the file holds. */

@@ -87,7 +87,12 @@ async function configError(providerFields: object): Promise<{ code: number; stde
   const home = tempDir("nova-home-");
   const file = join(home, "config.json");
   writeFileSync(file, JSON.stringify({ providers: { p: { api: "openai-chat", baseUrl: "http://127.0.0.1:9", models: [{ id: "m" }], ...providerFields } } }));
-  const proc = Bun.spawn([...command(), "--mode", "rpc", "--config", file], { env: { PATH: process.env.PATH!, HOME: home, NOVA_HOME: home }, stdout: "pipe", stderr: "pipe", stdin: "pipe" });
+  const proc = Bun.spawn([...command(), "--mode", "rpc", "--config", file], {
+    env: { PATH: process.env.PATH!, HOME: home, NOVA_HOME: home },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "pipe",
+  });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   return { code, stderr };
 }

@@ -33,7 +33,10 @@ test("prompt arguments: name=value, positional in declared order, one argument t
 
 test("content blocks: unsupported images, audio, resources and links become text", () => {
   expect(toBlock({ type: "image", data: "AAAA", mimeType: "image/bmp" })).toEqual({ type: "text", text: expect.stringContaining("image/bmp") });
-  expect(toBlock({ type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "hello" } })).toEqual({ type: "text", text: "[resource file:///a.txt (text/plain)]\nhello" });
+  expect(toBlock({ type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "hello" } })).toEqual({
+    type: "text",
+    text: "[resource file:///a.txt (text/plain)]\nhello",
+  });
   expect(toBlock({ type: "resource", resource: { uri: "x://b", blob: "AAAA" } }).type).toBe("text");
   expect(toBlock({ type: "resource_link", uri: "x://c", name: "c" })).toEqual({ type: "text", text: '[resource link x://c "c"]' });
   expect(toBlock({ type: "audio", data: "AAAA", mimeType: "audio/wav" })).toEqual({ type: "text", text: "[audio of type audio/wav, 3 bytes, not shown]" });

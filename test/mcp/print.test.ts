@@ -41,11 +41,17 @@ test("--mode json: mcp_server_status frames among the events; --no-mcp starts no
   const home = tempDir("nova-home-");
   const file = config(home, server.url);
   const json = await runOnce(["--mode", "json", "--no-session", "--config", file, "hi"], { home });
-  const frames = json.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const frames = json.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(frames[0].type).toBe("session");
   expect(frames.filter((fr) => fr.type === "mcp_server_status").map((fr) => fr.status)).toContain("connected");
   const off = await runOnce(["--mode", "json", "--no-session", "--no-mcp", "--config", file, "hi"], { home });
-  const offFrames = off.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const offFrames = off.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(offFrames.find((fr) => fr.type === "mcp_server_status")).toMatchObject({ status: "disabled", error: "--no-mcp" });
   expect((server.requests[1]!.body.tools ?? []).some((t: any) => t.function.name.startsWith("mcp__"))).toBe(false);
 }, 60_000);

@@ -36,7 +36,10 @@ const SCRIPT = `
 
 function frames(stdout: string): Record<string, any>[] {
   expect(stdout.endsWith("\n")).toBe(true);
-  return stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+  return stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 function runs(lines: Record<string, any>[]): Record<string, any>[][] {

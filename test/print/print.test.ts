@@ -55,7 +55,12 @@ describe("nova -p", () => {
   test("on a terminal the answer is rendered markdown and stderr shows a live status line", async () => {
     const cwd = project();
     const line = `${binary} -p 'what is in this folder?' --model scripted/demo`;
-    const proc = Bun.spawn(["script", "-qec", line, "/dev/null"], { cwd, env: { PATH: process.env.PATH, NOVA_HOME: tempDir("nova-home-"), TERM: "xterm" }, stdout: "pipe", stdin: "ignore" });
+    const proc = Bun.spawn(["script", "-qec", line, "/dev/null"], {
+      cwd,
+      env: { PATH: process.env.PATH, NOVA_HOME: tempDir("nova-home-"), TERM: "xterm" },
+      stdout: "pipe",
+      stdin: "ignore",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     // bold from Bun's markdown renderer instead of the ** markers
@@ -68,7 +73,10 @@ describe("nova -p", () => {
 
   test("piped stdin comes before the prompt", async () => {
     const home = tempDir("nova-home-");
-    scriptedConfig(home, '- match: "^diff --git[\\\\s\\\\S]*\\n\\nreview this$"\n  reply: [{text: "{{ prompt | head 1 }} / {{ prompt | count }} lines"}]\n- reply: [{text: "no match"}]\n');
+    scriptedConfig(
+      home,
+      '- match: "^diff --git[\\\\s\\\\S]*\\n\\nreview this$"\n  reply: [{text: "{{ prompt | head 1 }} / {{ prompt | count }} lines"}]\n- reply: [{text: "no match"}]\n',
+    );
     const run = await runOnce(["-p", "review this"], { binary, home, stdin: "diff --git a/x b/x\n+one\n" });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("diff --git a/x b/x / 3 lines\n");
@@ -113,7 +121,10 @@ describe("nova -p", () => {
     expect(code).toBe(130);
     expect(stdout).toBe("");
     const [file] = readdirSync(sessions);
-    const entries = readFileSync(join(sessions, file!), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = readFileSync(join(sessions, file!), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const last = entries.at(-1);
     // the signal may come before or after the text streamed; either way the answer is saved as aborted
     expect(last.message).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted" });
@@ -130,7 +141,9 @@ describe("nova -p", () => {
     const denied = await runOnce(["-p", "clean up"], { binary, home, cwd });
     expect(denied.code).toBe(0);
     expect(existsSync(join(cwd, "victim"))).toBe(true);
-    expect(denied.stderr).toMatch(/^nova: denied: bash: not run: "rm -rf \.\/victim" needs approval \(flagged because .+\), and the permission mode is dontAsk.*--permission-mode bypass or add an allow rule for it to permissions\.bash\.allow/m);
+    expect(denied.stderr).toMatch(
+      /^nova: denied: bash: not run: "rm -rf \.\/victim" needs approval \(flagged because .+\), and the permission mode is dontAsk.*--permission-mode bypass or add an allow rule for it to permissions\.bash\.allow/m,
+    );
     expect(denied.stdout).toStartWith("after: bash: not run:");
 
     const bypass = await runOnce(["-p", "clean up", "--permission-mode", "bypass"], { binary, home, cwd });

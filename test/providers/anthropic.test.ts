@@ -76,7 +76,14 @@ describe("anthropic request", () => {
       { type: "toolCall", id: "a", name: "read", arguments: {} },
       { type: "toolCall", id: "b", name: "read", arguments: {} },
     ]);
-    const result = (id: string) => ({ role: "toolResult" as const, toolCallId: id, toolName: "read", content: [{ type: "text" as const, text: id }], isError: id === "b", timestamp: 3 });
+    const result = (id: string) => ({
+      role: "toolResult" as const,
+      toolCallId: id,
+      toolName: "read",
+      content: [{ type: "text" as const, text: id }],
+      isError: id === "b",
+      timestamp: 3,
+    });
     const { body } = buildAnthropicRequest(testRequest(model, { messages: [{ role: "user", content: "go", timestamp: 1 }, calls, result("a"), result("b")] }));
     const last = (body as { messages: { role: string; content: { tool_use_id: string; is_error: boolean }[] }[] }).messages.at(-1);
     expect(last?.content.map((c) => [c.tool_use_id, c.is_error])).toEqual([
@@ -86,12 +93,32 @@ describe("anthropic request", () => {
   });
 
   test("thinking from another model is not replayed; redacted thinking is", () => {
-    const other = { ...assistant(model, [{ type: "thinking", thinking: "x", thinkingSignature: "s" }, { type: "text", text: "hi" }], "stop"), model: "other" };
-    const redacted = assistant(model, [{ type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true }, { type: "text", text: "yo" }], "stop");
+    const other = {
+      ...assistant(
+        model,
+        [
+          { type: "thinking", thinking: "x", thinkingSignature: "s" },
+          { type: "text", text: "hi" },
+        ],
+        "stop",
+      ),
+      model: "other",
+    };
+    const redacted = assistant(
+      model,
+      [
+        { type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true },
+        { type: "text", text: "yo" },
+      ],
+      "stop",
+    );
     const { body } = buildAnthropicRequest(testRequest(model, { messages: [{ role: "user", content: "a", timestamp: 1 }, other, redacted] }));
     const turns = (body as { messages: { content: unknown[] }[] }).messages;
     expect(turns[1]!.content).toEqual([{ type: "text", text: "hi" }]);
-    expect(turns[2]!.content).toEqual([{ type: "redacted_thinking", data: "opaque" }, { type: "text", text: "yo" }]);
+    expect(turns[2]!.content).toEqual([
+      { type: "redacted_thinking", data: "opaque" },
+      { type: "text", text: "yo" },
+    ]);
   });
 
   test("thinking budget follows the level and stays below max_tokens", () => {
@@ -110,9 +137,7 @@ describe("anthropic request", () => {
 
 describe("anthropic stream", () => {
   test("keeps thinking signatures and redacted thinking for the round trip", async () => {
-    const result = await decode(
-      fixtures.anthropic.turn([{ thinking: "plan", signature: "sig-9" }, { text: "done" }]),
-    );
+    const result = await decode(fixtures.anthropic.turn([{ thinking: "plan", signature: "sig-9" }, { text: "done" }]));
     expect(result.blocks).toEqual([
       { type: "thinking", thinking: "plan", thinkingSignature: "sig-9" },
       { type: "text", text: "done" },

@@ -62,7 +62,10 @@ export function imageConversation(): ProviderRequest["messages"] {
       role: "toolResult",
       toolCallId: "call_img",
       toolName: "view_image",
-      content: [{ type: "text", text: "Read image a.png" }, { ...PNG, data: `${PNG.data.slice(0, -4)}AAA=` }],
+      content: [
+        { type: "text", text: "Read image a.png" },
+        { ...PNG, data: `${PNG.data.slice(0, -4)}AAA=` },
+      ],
       isError: false,
       timestamp: 3,
     },

@@ -55,10 +55,20 @@ describe("prepareMessages", () => {
   test("user text becomes blocks; images become a note for text-only models", () => {
     const textOnly = testModel({ input: ["text"] });
     const messages: AgentMessage[] = [
-      { role: "user", content: [{ type: "text", text: "see" }, { type: "image", mimeType: "image/png", data: PIXEL }], timestamp: 1 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", mimeType: "image/png", data: PIXEL },
+        ],
+        timestamp: 1,
+      },
     ];
     expect(prepareMessages(messages, textOnly)[0]).toMatchObject({
-      content: [{ type: "text", text: "see" }, { type: "text", text: "(image omitted: this model does not accept images)" }],
+      content: [
+        { type: "text", text: "see" },
+        { type: "text", text: "(image omitted: this model does not accept images)" },
+      ],
     });
     expect(prepareMessages([{ role: "user", content: "plain", timestamp: 1 }], model)[0]).toMatchObject({ content: [{ type: "text", text: "plain" }] });
   });
@@ -81,9 +91,7 @@ describe("contextText", () => {
     expect(contextText({ ...bash, exitCode: 0 })).toBe("Ran `make`\n```\nboom\n```");
     expect(contextText({ ...bash, exitCode: 2 })).toBe("Ran `make`\n```\nboom\n```\n\nCommand exited with code 2");
     expect(contextText({ ...bash, cancelled: true })).toBe("Ran `make`\n```\nboom\n```\n\n(command cancelled)");
-    expect(contextText({ ...bash, exitCode: 0, truncated: true, fullOutputPath: "/tmp/o" })).toBe(
-      "Ran `make`\n```\nboom\n```\n\n[Output truncated. Full output: /tmp/o]",
-    );
+    expect(contextText({ ...bash, exitCode: 0, truncated: true, fullOutputPath: "/tmp/o" })).toBe("Ran `make`\n```\nboom\n```\n\n[Output truncated. Full output: /tmp/o]");
   });
 
   test("a branch summary is wrapped so the model knows what it is", () => {
@@ -97,6 +105,14 @@ describe("toolResultText", () => {
   test("never empty", () => {
     expect(toolResultText({ ...result("a"), content: [] })).toBe("(no output)");
     expect(toolResultText({ ...result("a"), content: [{ type: "image", mimeType: "image/png", data: PIXEL }] })).toBe("(see attached image)");
-    expect(toolResultText({ ...result("a"), content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })).toBe("a\nb");
+    expect(
+      toolResultText({
+        ...result("a"),
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ).toBe("a\nb");
   });
 });

@@ -74,13 +74,9 @@ describe("google request", () => {
 describe("google stream", () => {
   test("thought parts, signatures and whole function calls; the last usage wins", async () => {
     const result = await decode(
-      fixtures.google.turn(
-        [
-          { thinking: "plan it", signature: "th-sig" },
-          { toolCall: { name: "ls", args: { dir: "." }, signature: "fc-sig" } },
-        ],
-        { usage: { input: 50, output: 7, cacheRead: 20 } },
-      ),
+      fixtures.google.turn([{ thinking: "plan it", signature: "th-sig" }, { toolCall: { name: "ls", args: { dir: "." }, signature: "fc-sig" } }], {
+        usage: { input: 50, output: 7, cacheRead: 20 },
+      }),
     );
     expect(result.blocks).toMatchObject([
       { type: "thinking", thinking: "plan it", thinkingSignature: "th-sig" },

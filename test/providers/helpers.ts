@@ -90,7 +90,14 @@ export const SHOT = "R0lGODlhAQABAAAAACw=";
 export function conversation(model: Model): AgentMessage[] {
   return [
     { role: "compactionSummary", summary: "We fixed the parser.", tokensBefore: 5000, timestamp: 0 },
-    { role: "user", content: [{ type: "text", text: "look at this" }, { type: "image", mimeType: "image/png", data: PIXEL }], timestamp: 1 },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "look at this" },
+        { type: "image", mimeType: "image/png", data: PIXEL },
+      ],
+      timestamp: 1,
+    },
     assistant(model, [
       { type: "thinking", thinking: "hmm", thinkingSignature: "sig-1" },
       { type: "text", text: "I'll read it.", textSignature: "msg_1" },
@@ -100,7 +107,10 @@ export function conversation(model: Model): AgentMessage[] {
       role: "toolResult",
       toolCallId: "call_1|fc_1",
       toolName: "read",
-      content: [{ type: "text", text: "Read image a.gif" }, { type: "image", mimeType: "image/gif", data: SHOT }],
+      content: [
+        { type: "text", text: "Read image a.gif" },
+        { type: "image", mimeType: "image/gif", data: SHOT },
+      ],
       isError: false,
       timestamp: 3,
     },
@@ -109,8 +119,7 @@ export function conversation(model: Model): AgentMessage[] {
   ];
 }
 
-export const SUMMARY_TEXT =
-  "The conversation history before this point was compacted into the following summary:\n\n<summary>\nWe fixed the parser.\n</summary>";
+export const SUMMARY_TEXT = "The conversation history before this point was compacted into the following summary:\n\n<summary>\nWe fixed the parser.\n</summary>";
 export const BASH_TEXT = "Ran `ls`\n```\na.gif\n```";
 
 /** The bytes of a scripted response as a body stream, for feeding a decoder directly. */

@@ -52,7 +52,7 @@ describe("readErrorBody", () => {
   test("a stalled body ends the read with what came", async () => {
     const stalled = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(encode("{\"error\""));
+        controller.enqueue(encode('{"error"'));
       },
     });
     expect(await readErrorBody(stalled, 50)).toEqual({ text: '{"error"', cut: false, stalled: true });

@@ -50,10 +50,9 @@ describe("ollama request", () => {
 
 describe("ollama stream", () => {
   test("tool calls get fresh unique ids; string arguments are passed on as JSON text", async () => {
-    const line = (message: object, done = false) => `${JSON.stringify({ message: { role: "assistant", content: "", ...message }, done, done_reason: done ? "stop" : undefined })}\n`;
-    const result = await decode(
-      line({ tool_calls: [{ function: { name: "a", arguments: { x: 1 } } }, { function: { name: "b", arguments: '{"y":2}' } }] }) + line({}, true),
-    );
+    const line = (message: object, done = false) =>
+      `${JSON.stringify({ message: { role: "assistant", content: "", ...message }, done, done_reason: done ? "stop" : undefined })}\n`;
+    const result = await decode(line({ tool_calls: [{ function: { name: "a", arguments: { x: 1 } } }, { function: { name: "b", arguments: '{"y":2}' } }] }) + line({}, true));
     expect(result.blocks.map((b) => b.type === "toolCall" && [b.name, b.arguments])).toEqual([
       ["a", { x: 1 }],
       ["b", { y: 2 }],

@@ -99,7 +99,9 @@ describe("openai-chat tool without parameters", () => {
   test("a call whose arguments never arrive gets empty arguments before the stop", async () => {
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const events = await collect(
-      decodeChat(bodyOf(chunk({ tool_calls: [{ index: 0, id: "call_n", type: "function", function: { name: "now", arguments: "" } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n")),
+      decodeChat(
+        bodyOf(chunk({ tool_calls: [{ index: 0, id: "call_n", type: "function", function: { name: "now", arguments: "" } }] }) + chunk({}, "tool_calls") + "data: [DONE]\n\n"),
+      ),
     );
     expect(events).toEqual([
       { type: "toolcall_start", index: 0, id: "call_n", name: "now" },
@@ -126,7 +128,19 @@ describe("openai-chat reasoning sent back", () => {
       timestamp: 2,
     },
     { role: "toolResult" as const, toolCallId: "call_1", toolName: "weather", content: [{ type: "text" as const, text: "sunny" }], isError: false, timestamp: 3 },
-    { role: "assistant" as const, content: [{ type: "thinking" as const, thinking: "done", thinkingSignature: "reasoning_content" }, { type: "text" as const, text: "Sunny." }], api: "openai-chat", provider: "test", model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop" as const, timestamp: 4 },
+    {
+      role: "assistant" as const,
+      content: [
+        { type: "thinking" as const, thinking: "done", thinkingSignature: "reasoning_content" },
+        { type: "text" as const, text: "Sunny." },
+      ],
+      api: "openai-chat",
+      provider: "test",
+      model,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "stop" as const,
+      timestamp: 4,
+    },
   ];
   const assistants = (model: Parameters<typeof testModel>[0], from = model?.id ?? "test-model") =>
     (buildChatRequest(testRequest(testModel(model), { messages: turn(from) })).body as { messages: Record<string, unknown>[] }).messages.filter((m) => m.role === "assistant");

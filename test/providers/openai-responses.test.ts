@@ -85,7 +85,11 @@ describe("openai-responses stream", () => {
   test("keeps reasoning items, message ids and call ids for the round trip", async () => {
     const result = await decode(fixtures.openaiResponses.turn([{ thinking: "plan", signature: "enc-1" }, { text: "hi" }, { toolCall: { id: "call_7", name: "ls", args: {} } }]));
     expect(result.blocks).toEqual([
-      { type: "thinking", thinking: "plan", thinkingSignature: JSON.stringify({ id: "rs_0", type: "reasoning", summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc-1" }) },
+      {
+        type: "thinking",
+        thinking: "plan",
+        thinkingSignature: JSON.stringify({ id: "rs_0", type: "reasoning", summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc-1" }),
+      },
       { type: "text", text: "hi", textSignature: "msg_1" },
       { type: "toolCall", id: "call_7|fc_2", name: "ls", arguments: {} },
     ]);
@@ -146,7 +150,11 @@ describe("openai-responses reasoning text and error events", () => {
   });
 
   test("an error event ends with the provider's own message, in both shapes", async () => {
-    const nested = sse("error", { type: "error", sequence_number: 2, error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota.", param: null } });
+    const nested = sse("error", {
+      type: "error",
+      sequence_number: 2,
+      error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota.", param: null },
+    });
     await expect(decode(nested)).rejects.toMatchObject({ error: { message: "You exceeded your current quota.", retryable: false } });
     const flat = sse("error", { type: "error", code: "server_error", message: "The server had an error." });
     await expect(decode(flat)).rejects.toMatchObject({ error: { message: "The server had an error.", retryable: true } });

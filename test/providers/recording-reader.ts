@@ -56,7 +56,12 @@ export function expectedFrom(format: WireFormat, body: string): Expected {
     case "google":
       return google(ssePayloads(body));
     case "ollama":
-      return ollama(body.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)));
+      return ollama(
+        body
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l)),
+      );
   }
 }
 

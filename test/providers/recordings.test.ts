@@ -108,7 +108,10 @@ function checkMessage(message: Frame, expected: Expected, where: string) {
   expect(text(message, "text"), where).toBe(expected.text);
   expect(text(message, "thinking"), where).toBe(expected.thinking);
   const calls = message.content.filter((c: Frame) => c.type === "toolCall");
-  expect(calls.map((c: Frame) => ({ name: c.name, args: c.arguments })), where).toEqual(expected.calls.map((c) => ({ name: c.name, args: c.args })));
+  expect(
+    calls.map((c: Frame) => ({ name: c.name, args: c.arguments })),
+    where,
+  ).toEqual(expected.calls.map((c) => ({ name: c.name, args: c.args })));
   expected.calls.forEach((call, i) => {
     if (call.id) expect(calls[i].id, where).toBe(call.id);
     if (call.signature) expect(calls[i].thoughtSignature, where).toBe(call.signature);
@@ -125,12 +128,21 @@ function checkSentBack(format: WireFormat, body: any, expected: Expected, messag
   switch (format) {
     case "openai-chat": {
       const turn = body.messages.findLast((m: any) => m.role === "assistant");
-      expect(turn.tool_calls.map((c: any) => c.id), where).toEqual(ids);
-      expect(turn.tool_calls.map((c: any) => JSON.parse(c.function.arguments)), where).toEqual(expected.calls.map((c) => c.args));
+      expect(
+        turn.tool_calls.map((c: any) => c.id),
+        where,
+      ).toEqual(ids);
+      expect(
+        turn.tool_calls.map((c: any) => JSON.parse(c.function.arguments)),
+        where,
+      ).toEqual(expected.calls.map((c) => c.args));
       // DeepSeek's thinking mode answers 400 without it; other servers get nothing they did not ask for
       if (/deepseek/.test(expected.model)) expect(turn.reasoning_content, where).toBe(expected.thinking);
       else expect(turn, where).not.toHaveProperty("reasoning_content");
-      expect(body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id), where).toEqual(expect.arrayContaining(ids));
+      expect(
+        body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.tool_call_id),
+        where,
+      ).toEqual(expect.arrayContaining(ids));
       break;
     }
     case "openai-responses": {
@@ -146,7 +158,10 @@ function checkSentBack(format: WireFormat, body: any, expected: Expected, messag
       const turn = body.messages.findLast((m: any) => m.role === "assistant");
       for (const block of expected.replay) expect(turn.content, where).toContainEqual(block);
       for (const call of expected.calls) expect(turn.content, where).toContainEqual({ type: "tool_use", id: call.id, name: call.name, input: call.args });
-      const results = body.messages.at(-1).content.filter((b: any) => b.type === "tool_result").map((b: any) => b.tool_use_id);
+      const results = body.messages
+        .at(-1)
+        .content.filter((b: any) => b.type === "tool_result")
+        .map((b: any) => b.tool_use_id);
       expect(results, where).toEqual(expected.calls.map((c) => c.id));
       break;
     }

@@ -75,13 +75,27 @@ describe("runProvider", () => {
     const closed = await startProviderServer();
     await closed.close();
     const url = `${closed.url}/v1/chat/completions`;
-    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 1000 }, never));
+    const [event] = await collect(
+      runProvider(
+        () => ({ url, headers: {}, body: {} }),
+        async function* () {},
+        { idleTimeoutMs: 1000 },
+        never,
+      ),
+    );
     expect(event).toEqual({ type: "error", error: { message: `cannot connect to ${url}: connection refused`, retryable: false } });
   });
 
   test("an unknown host names the host and is not retried", async () => {
     const url = "http://no-such-host.invalid/v1/messages";
-    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 5000 }, never));
+    const [event] = await collect(
+      runProvider(
+        () => ({ url, headers: {}, body: {} }),
+        async function* () {},
+        { idleTimeoutMs: 5000 },
+        never,
+      ),
+    );
     expect(event).toEqual({ type: "error", error: { message: `cannot connect to ${url}: unknown host no-such-host.invalid`, retryable: false } });
   });
 
@@ -90,14 +104,28 @@ describe("runProvider", () => {
     const server = createServer((socket) => socket.on("data", () => socket.resetAndDestroy())).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/responses`;
-    const [event] = await collect(runProvider(() => ({ url, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 5000 }, never));
+    const [event] = await collect(
+      runProvider(
+        () => ({ url, headers: {}, body: {} }),
+        async function* () {},
+        { idleTimeoutMs: 5000 },
+        never,
+      ),
+    );
     server.close();
     expect(event).toEqual({ type: "error", error: { message: `connection to ${url} was reset`, retryable: true } });
   });
 
   test("a server that never sends headers times out as a stall", async () => {
     const silent = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>(() => {}) });
-    const events = await collect(runProvider(() => ({ url: `http://127.0.0.1:${silent.port}`, headers: {}, body: {} }), async function* () {}, { idleTimeoutMs: 150 }, never));
+    const events = await collect(
+      runProvider(
+        () => ({ url: `http://127.0.0.1:${silent.port}`, headers: {}, body: {} }),
+        async function* () {},
+        { idleTimeoutMs: 150 },
+        never,
+      ),
+    );
     await silent.stop(true);
     expect(events).toEqual([{ type: "error", error: { message: "stream stalled: no data for 0.15 s", retryable: true } }]);
   });

@@ -8,7 +8,11 @@ const messages: AgentMessage[] = [
   {
     role: "assistant",
     content: [{ type: "toolCall", id: "c1", name: "ls", arguments: { path: "src/x" } }],
-    api: "scripted", provider: "p", model: "m", stopReason: "toolUse", timestamp: at,
+    api: "scripted",
+    provider: "p",
+    model: "m",
+    stopReason: "toolUse",
+    timestamp: at,
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
   },
   { role: "toolResult", toolCallId: "c1", toolName: "ls", content: [{ type: "text", text: "a.ts\nREADME.md\n\nsub/\n" }], isError: false, timestamp: at },

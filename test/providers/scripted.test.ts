@@ -81,7 +81,11 @@ describe("scripted provider", () => {
     expect(first.stopReason).toBe("toolUse");
     expect(first.usage).toMatchObject({ input: 11, output: 7, cacheRead: 2 });
     // streamed in deltas, word by word, and the tool call's arguments in pieces
-    expect(updates(frames, "text_delta").slice(0, 4).map((e) => e.delta)).toEqual(["Reading ", "the ", "notes ", "now."]);
+    expect(
+      updates(frames, "text_delta")
+        .slice(0, 4)
+        .map((e) => e.delta),
+    ).toEqual(["Reading ", "the ", "notes ", "now."]);
     expect(updates(frames, "thinking_delta").length).toBe(3);
     expect(updates(frames, "toolcall_delta").length).toBe(2);
     const tool = frames.find((f) => f.type === "tool_execution_end");

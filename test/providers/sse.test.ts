@@ -9,9 +9,9 @@ const BODY =
   "data:no-space\n\n" +
   "event: only-event\n\n" +
   "id: 7\nretry: 100\ndata\n\n" +
-  "data: {\"a\":1}\n" +
+  'data: {"a":1}\n' +
   ": comment between lines\n" +
-  "data: {\"b\":2}\n\n" +
+  'data: {"b":2}\n\n' +
   "data: last without blank line\n";
 
 const EXPECTED = [

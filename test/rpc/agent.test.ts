@@ -17,13 +17,23 @@ describe.each(apis)("agent loop over %s", (api) => {
     const frames = await promptAndSettle(s.nova, "hi");
     expect(frames[0]).toMatchObject({ type: "response", command: "prompt", success: true });
     expect(outline(frames)).toEqual([
-      "agent_start", "turn_start", "message_start:user", "message_end:user",
-      "message_start:assistant", "message_end:assistant", "turn_end", "agent_end", "agent_settled",
+      "agent_start",
+      "turn_start",
+      "message_start:user",
+      "message_end:user",
+      "message_start:assistant",
+      "message_end:assistant",
+      "turn_end",
+      "agent_end",
+      "agent_settled",
     ]);
     const updates = frames.filter((f) => f.type === "message_update").map((f) => f.assistantMessageEvent);
     expect(updates[0]).toEqual({ type: "text_start", contentIndex: 0 });
     expect(updates.at(-1)).toEqual({ type: "text_end", contentIndex: 0, content: "Hello there, host!" });
-    const deltas = updates.filter((e) => e.type === "text_delta").map((e) => e.delta).join("");
+    const deltas = updates
+      .filter((e) => e.type === "text_delta")
+      .map((e) => e.delta)
+      .join("");
     expect(deltas).toBe("Hello there, host!");
     // light header by default: no content repeated per delta
     const update = frames.find((f) => f.type === "message_update")!;
@@ -42,10 +52,23 @@ describe.each(apis)("agent loop over %s", (api) => {
     s.server.enqueue(s.f.toolCalls([{ id: "call_1", name: "read", args: { path: "notes.txt" } }]), s.f.text("It says alpha and beta."));
     const frames = await promptAndSettle(s.nova, "read notes.txt");
     expect(outline(frames)).toEqual([
-      "agent_start", "turn_start", "message_start:user", "message_end:user",
-      "message_start:assistant", "message_end:assistant",
-      "tool_execution_start", "tool_execution_end", "message_start:toolResult", "message_end:toolResult", "turn_end",
-      "turn_start", "message_start:assistant", "message_end:assistant", "turn_end", "agent_end", "agent_settled",
+      "agent_start",
+      "turn_start",
+      "message_start:user",
+      "message_end:user",
+      "message_start:assistant",
+      "message_end:assistant",
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start:toolResult",
+      "message_end:toolResult",
+      "turn_end",
+      "turn_start",
+      "message_start:assistant",
+      "message_end:assistant",
+      "turn_end",
+      "agent_end",
+      "agent_settled",
     ]);
     const start = frames.find((f) => f.type === "tool_execution_start")!;
     expect(start.toolName).toBe("read");
@@ -87,9 +110,7 @@ describe.each(apis)("agent loop over %s", (api) => {
     const s = await setup({ api, reasoning: true });
     s.server.enqueue(s.f.thinking("Let me consider.", "Answer."));
     const frames = await promptAndSettle(s.nova, "think");
-    const bounds = frames
-      .filter((f) => f.type === "message_update" && /_(start|end)$/.test(f.assistantMessageEvent.type))
-      .map((f) => f.assistantMessageEvent);
+    const bounds = frames.filter((f) => f.type === "message_update" && /_(start|end)$/.test(f.assistantMessageEvent.type)).map((f) => f.assistantMessageEvent);
     expect(bounds).toEqual([
       { type: "thinking_start", contentIndex: 0 },
       { type: "thinking_end", contentIndex: 0, content: "Let me consider." },
@@ -225,7 +246,10 @@ describe("limits and accounting", () => {
   test("a tool call cut off by the output token limit is not executed", async () => {
     const s = await setup();
     writeFileSync(join(s.cwd, "big.txt"), "x");
-    s.server.enqueue(fixtures.openaiChat.toolCalls([{ id: "l1", name: "write", args: { path: "big.txt", content: "half" } }], { stop: "length" }), fixtures.openaiChat.text("sorry"));
+    s.server.enqueue(
+      fixtures.openaiChat.toolCalls([{ id: "l1", name: "write", args: { path: "big.txt", content: "half" } }], { stop: "length" }),
+      fixtures.openaiChat.text("sorry"),
+    );
     const frames = await promptAndSettle(s.nova, "write it");
     const end = frames.find((f) => f.type === "tool_execution_end")!;
     expect(end.isError).toBe(true);
@@ -258,7 +282,9 @@ describe("secrets", () => {
     const stdout = JSON.stringify(frames);
     expect(stdout).toContain("Incorrect API key provided");
     expect(stdout).not.toContain("sk-test-secret-key-123456");
-    const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+    const text = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), "utf8"))
+      .join("");
     expect(text).toContain("Incorrect API key provided");
     expect(text).not.toContain("sk-test-secret-key-123456");
     expect(s.nova.stderr).not.toContain("sk-test-secret-key-123456");

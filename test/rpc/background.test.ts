@@ -54,7 +54,12 @@ describe("background conversations", () => {
     const from = s.nova.frames.length;
     await s.nova.request({ type: "permission_response", requestId: held.requestId, approved: true });
     await s.nova.waitFor((fr) => fr.type === "agent_settled", from);
-    expect(s.nova.frames.slice(from).find((fr) => fr.type === "agent_end")!.messages.at(-1).content[0].text).toBe("long task done");
+    expect(
+      s.nova.frames
+        .slice(from)
+        .find((fr) => fr.type === "agent_end")!
+        .messages.at(-1).content[0].text,
+    ).toBe("long task done");
     // over the whole session, the host saw every agent_start matched by one agent_end
     const starts = s.nova.frames.filter((fr) => fr.type === "agent_start").length;
     expect(s.nova.frames.filter((fr) => fr.type === "agent_end").length).toBe(starts);

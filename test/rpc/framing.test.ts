@@ -56,9 +56,7 @@ describe.each(targets)("framing ($name)", ({ binary }) => {
     ];
     const bytes = new TextEncoder().encode(frames.map((f) => JSON.stringify(f)).join("\n") + "\n");
     const summarize = (all: Frame[]) =>
-      all
-        .filter((f) => f.type === "response")
-        .map((f) => ({ id: f.id, success: f.success, error: f.error, name: f.data?.sessionName, followUp: f.data?.followUpMode }));
+      all.filter((f) => f.type === "response").map((f) => ({ id: f.id, success: f.success, error: f.error, name: f.data?.sessionName, followUp: f.data?.followUpMode }));
 
     const whole = await nova();
     whole.sendBytes(bytes);
@@ -113,9 +111,7 @@ describe.each(targets)("framing ($name)", ({ binary }) => {
     n.send({ id: "after", type: "get_last_assistant_text" });
     await n.waitFor((f) => f.id === "after");
     const between = n.frames.slice(before, -1);
-    expect(between).toEqual([
-      { type: "response", command: "parse", success: false, error: `record exceeds 8 MiB limit (${8 * MiB + 1} bytes)` },
-    ]);
+    expect(between).toEqual([{ type: "response", command: "parse", success: false, error: `record exceeds 8 MiB limit (${8 * MiB + 1} bytes)` }]);
   });
 
   test("a record of 8 MiB with CRLF counts without the CR", async () => {
@@ -143,9 +139,7 @@ describe.each(targets)("framing ($name)", ({ binary }) => {
     await n.waitFor((f) => f.id === "next");
     sample();
     const errors = n.frames.filter((f) => f.command === "parse");
-    expect(errors).toEqual([
-      { type: "response", command: "parse", success: false, error: `record exceeds 8 MiB limit (${64 * MiB} bytes)` },
-    ]);
+    expect(errors).toEqual([{ type: "response", command: "parse", success: false, error: `record exceeds 8 MiB limit (${64 * MiB} bytes)` }]);
     expect(peakKb).toBeLessThan(100 * 1024);
   });
 
@@ -207,7 +201,10 @@ describe.each(targets)("framing ($name)", ({ binary }) => {
       // a host that falls behind: nova must wait for it, not drop or reorder
       if (reads % 8 === 0) await Bun.sleep(5);
     }
-    const frames = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const frames = text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const ids = frames.filter((f) => f.type === "response").map((f) => f.id);
     expect(ids).toEqual(Array.from({ length: count }, (_, i) => String(i)));
     expect(await proc.exited).toBe(0);
@@ -226,7 +223,7 @@ describe.each(targets)("command line ($name)", ({ binary }) => {
   test("a bad --thinking value exits 2 naming the value", async () => {
     const n = spawnNova({ args: ["--thinking", "lots"], binary });
     expect(await n.exited).toBe(2);
-    expect(n.stderr).toContain('--thinking must be one of');
+    expect(n.stderr).toContain("--thinking must be one of");
     expect(n.stderr).toContain('"lots"');
   });
 
@@ -241,8 +238,27 @@ describe.each(targets)("command line ($name)", ({ binary }) => {
     const n = await startNova({ binary, args: [] });
     running.push(n);
     const state = await n.request({ type: "get_state" });
-    expect(state.data).toMatchObject({ model: null, isStreaming: false, messageCount: 0, steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", interruptMode: "immediate" });
-    for (const key of ["sessionId", "sessionFile", "autoCompactionEnabled", "pendingMessageCount", "queuedMessageCount", "todoPhases", "systemPrompt", "dumpTools", "contextUsage", "isCompacting", "thinkingLevel"]) {
+    expect(state.data).toMatchObject({
+      model: null,
+      isStreaming: false,
+      messageCount: 0,
+      steeringMode: "one-at-a-time",
+      followUpMode: "one-at-a-time",
+      interruptMode: "immediate",
+    });
+    for (const key of [
+      "sessionId",
+      "sessionFile",
+      "autoCompactionEnabled",
+      "pendingMessageCount",
+      "queuedMessageCount",
+      "todoPhases",
+      "systemPrompt",
+      "dumpTools",
+      "contextUsage",
+      "isCompacting",
+      "thinkingLevel",
+    ]) {
       expect(state.data).toHaveProperty(key);
     }
     // optional, as in Pi: absent until the session has a name

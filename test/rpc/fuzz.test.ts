@@ -14,7 +14,28 @@ let seed = 12345;
 const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-const fields = ["message", "mode", "level", "provider", "modelId", "images", "enabled", "name", "entryId", "phases", "tools", "requestId", "approved", "streamingBehavior", "sessionId", "parentSession", "background", "agentId", "fromByte", "customInstructions"];
+const fields = [
+  "message",
+  "mode",
+  "level",
+  "provider",
+  "modelId",
+  "images",
+  "enabled",
+  "name",
+  "entryId",
+  "phases",
+  "tools",
+  "requestId",
+  "approved",
+  "streamingBehavior",
+  "sessionId",
+  "parentSession",
+  "background",
+  "agentId",
+  "fromByte",
+  "customInstructions",
+];
 
 function value(depth = 0): unknown {
   const kinds = depth > 1 ? ["string", "number", "bool", "null"] : ["string", "number", "bool", "null", "array", "object", "unicode"];

@@ -165,7 +165,10 @@ describe("extension UI notices", () => {
     s.server.enqueue(fixtures.httpError(429, { error: { message: "busy" } }, { "retry-after": "0" }), f.text("ok"));
     const frames = await promptAndSettle(s.nova, "hi");
     const statuses = frames.filter((fr) => fr.type === "extension_ui_request" && fr.method === "setStatus");
-    expect(statuses.map((st) => [st.statusKey, typeof st.statusText])).toEqual([["retry", "string"], ["retry", "undefined"]]);
+    expect(statuses.map((st) => [st.statusKey, typeof st.statusText])).toEqual([
+      ["retry", "string"],
+      ["retry", "undefined"],
+    ]);
     expect(statuses[0]!.statusText).toContain("busy");
   });
 

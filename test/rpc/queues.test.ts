@@ -29,7 +29,9 @@ async function startGated(calls: { id: string; name: string; args: Record<string
 }
 
 function userTexts(frames: Frame[]): string[] {
-  return frames.filter((fr) => fr.type === "message_end" && fr.message.role === "user").map((fr) => (typeof fr.message.content === "string" ? fr.message.content : fr.message.content[0].text));
+  return frames
+    .filter((fr) => fr.type === "message_end" && fr.message.role === "user")
+    .map((fr) => (typeof fr.message.content === "string" ? fr.message.content : fr.message.content[0].text));
 }
 
 describe("while streaming", () => {
@@ -51,7 +53,12 @@ describe("while streaming", () => {
     const { from, request } = await startGated([gated, { id: "r2", name: "read", args: { path: "a.txt" } }]);
     const q = await s.nova.request({ type: "prompt", message: "change of plan", streamingBehavior: "steer" });
     expect(q.success).toBe(true);
-    expect(s.nova.frames.slice(from).filter((fr) => fr.type === "queue_update").at(-1)).toMatchObject({ steering: ["change of plan"], pendingMessageCount: 1 });
+    expect(
+      s.nova.frames
+        .slice(from)
+        .filter((fr) => fr.type === "queue_update")
+        .at(-1),
+    ).toMatchObject({ steering: ["change of plan"], pendingMessageCount: 1 });
     s.server.enqueue(f.text("ok, new plan"));
     await s.nova.request({ type: "permission_response", requestId: request.requestId, approved: true });
     await s.nova.waitFor((fr) => fr.type === "agent_settled", from);
@@ -103,7 +110,10 @@ describe("while streaming", () => {
     const { from, request } = await startGated();
     await s.nova.request({ type: "prompt", message: "one", streamingBehavior: "followUp" });
     await s.nova.request({ type: "prompt", message: "two", streamingBehavior: "followUp" });
-    const counts = s.nova.frames.slice(from).filter((fr) => fr.type === "queue_update").map((fr) => fr.pendingMessageCount);
+    const counts = s.nova.frames
+      .slice(from)
+      .filter((fr) => fr.type === "queue_update")
+      .map((fr) => fr.pendingMessageCount);
     expect(counts).toEqual([1, 2]);
     s.server.enqueue(f.text("a"), f.text("b"), f.text("c"));
     await s.nova.request({ type: "permission_response", requestId: request.requestId, approved: true });

@@ -11,7 +11,9 @@ const f = fixtures.openaiChat;
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 function sessionFiles(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => join(dir, n));
 }
 
 describe("persistence", () => {
@@ -269,12 +271,7 @@ describe("compaction", () => {
   test("tool call and result pairs are never split by the cut", async () => {
     const s = await smallScenario();
     writeFileSync(join(s.cwd, "t.txt"), "T".repeat(300));
-    s.server.enqueue(
-      f.text("D".repeat(300)),
-      f.toolCalls([{ id: "r1", name: "read", args: { path: "t.txt" } }]),
-      f.text("E".repeat(10)),
-      f.text("PAIR SUMMARY"),
-    );
+    s.server.enqueue(f.text("D".repeat(300)), f.toolCalls([{ id: "r1", name: "read", args: { path: "t.txt" } }]), f.text("E".repeat(10)), f.text("PAIR SUMMARY"));
     await promptAndSettle(s.nova, "first");
     await promptAndSettle(s.nova, "read t.txt");
     await s.nova.request({ type: "compact" });

@@ -46,7 +46,10 @@ describe("bwrapArgs", () => {
     expect(after(argv, "--ro-bind", 2)).toContainEqual(["/", "/"]);
     expect(after(argv, "--dev")).toEqual([["/dev"]]);
     expect(after(argv, "--proc")).toEqual([["/proc"]]);
-    expect(after(argv, "--bind", 2)).toEqual([[policy.tempDir, "/tmp"], [fx.cwd, fx.cwd]]);
+    expect(after(argv, "--bind", 2)).toEqual([
+      [policy.tempDir, "/tmp"],
+      [fx.cwd, fx.cwd],
+    ]);
     expect(argv).toContain("--unshare-net");
     expect(argv).toContain("--new-session");
     expect(argv).toContain("--die-with-parent");

@@ -81,7 +81,16 @@ test("commands flagged only for changing files in the workspace run unasked (aut
 });
 
 test("a connect to a loopback server fails with network off and works with it on", async () => {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {}, open(socket) { socket.end(); } } });
+  const server = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      data() {},
+      open(socket) {
+        socket.end();
+      },
+    },
+  });
   servers.push(server);
   const command = `exec 3<>/dev/tcp/127.0.0.1/${server.port} && echo connected`;
 
@@ -121,7 +130,10 @@ test("secrets are not visible: ~/.ssh, ~/.aws, nova's auth file and config, and 
 /** Whether any process on the machine has `marker` in its command line. */
 function running(marker: string): boolean {
   const ps = Bun.spawnSync(["ps", "-eo", "args"]);
-  return ps.stdout.toString().split("\n").some((line) => line.includes(marker) && !line.includes("ps -eo"));
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .some((line) => line.includes(marker) && !line.includes("ps -eo"));
 }
 
 async function gone(marker: string): Promise<boolean> {
@@ -167,7 +179,11 @@ test("read-only: nothing may be written, not even in the cwd", async () => {
 
 test("get_state.sandbox reports the mode, the network and the writable paths; --sandbox overrides the config", async () => {
   const writable = outsideTmp("nova-sbx-writable-");
-  const s = await open({ home: outsideTmp("nova-sbx-home-"), args: ["--no-session", "--sandbox", "read-only"], extra: { sandbox: { mode: "workspace-write", writablePaths: [writable] } } });
+  const s = await open({
+    home: outsideTmp("nova-sbx-home-"),
+    args: ["--no-session", "--sandbox", "read-only"],
+    extra: { sandbox: { mode: "workspace-write", writablePaths: [writable] } },
+  });
   const state = (await s.nova.request({ type: "get_state" })).data;
   expect(state.sandbox).toEqual({ mode: "read-only", network: false, writablePaths: [writable], active: true, backend: "bubblewrap" });
   const off = await open({});

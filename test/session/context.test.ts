@@ -33,12 +33,7 @@ describe("buildContext", () => {
     });
     store.append({ type: "message", message: user("five") });
 
-    expect(textsOf(store)).toEqual([
-      "summary:talked about one and two:1234",
-      "user:three",
-      "user:four",
-      "user:five",
-    ]);
+    expect(textsOf(store)).toEqual(["summary:talked about one and two:1234", "user:three", "user:four", "user:five"]);
     expect(store.buildContext().messages[0]).toEqual({
       role: "compactionSummary",
       summary: "talked about one and two",

@@ -19,16 +19,11 @@ function conversation(): AgentMessage[] {
       content: [
         { type: "text", text: `Use ${ANTHROPIC_KEY} and fix <b>this</b> & that` },
         { type: "image", mimeType: "image/png", data: PNG },
-        { type: "image", mimeType: "image/png\"><script>", data: "x" },
+        { type: "image", mimeType: 'image/png"><script>', data: "x" },
       ],
       timestamp: 1,
     },
-    assistant([
-      { type: "thinking", thinking: "considering the edit" },
-      { type: "text", text: "First paragraph.\n\nSecond paragraph." },
-      edit,
-      bad,
-    ]),
+    assistant([{ type: "thinking", thinking: "considering the edit" }, { type: "text", text: "First paragraph.\n\nSecond paragraph." }, edit, bad]),
     toolResult(edit, "Edited src/a.ts", { details: { diff: "-1 const a = 1;\n+1 const a = 2;\n 2 export { a };" } }),
     toolResult(bad, "ENOENT: missing.txt", { isError: true }),
     { role: "bashExecution", command: `curl -H 'x: ${SECRET}' host`, output: "boom", exitCode: 7, cancelled: false, truncated: true, timestamp: 2 },

@@ -1,20 +1,11 @@
 /** Message builders shared by the session tests. */
-import {
-  emptyUsage,
-  type AssistantMessage,
-  type ToolCall,
-  type ToolResultMessage,
-  type UserMessage,
-} from "../../src/core/messages.ts";
+import { emptyUsage, type AssistantMessage, type ToolCall, type ToolResultMessage, type UserMessage } from "../../src/core/messages.ts";
 
 export function user(text: string, timestamp = 1_700_000_000_000): UserMessage {
   return { role: "user", content: text, timestamp };
 }
 
-export function assistant(
-  content: AssistantMessage["content"],
-  extra: Partial<AssistantMessage> = {},
-): AssistantMessage {
+export function assistant(content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
   return {
     role: "assistant",
     content,
@@ -32,11 +23,7 @@ export function toolCall(id: string, name: string, args: Record<string, unknown>
   return { type: "toolCall", id, name, arguments: args };
 }
 
-export function toolResult(
-  call: ToolCall,
-  text: string,
-  extra: Partial<ToolResultMessage> = {},
-): ToolResultMessage {
+export function toolResult(call: ToolCall, text: string, extra: Partial<ToolResultMessage> = {}): ToolResultMessage {
   return {
     role: "toolResult",
     toolCallId: call.id,

@@ -49,15 +49,7 @@ describe("SessionStore", () => {
       cwd: "/work/app",
       parentSession: "/old.jsonl",
     });
-    expect(entries.map((entry) => entry.type)).toEqual([
-      "model_change",
-      "thinking_level_change",
-      "message",
-      "message",
-      "message",
-      "message",
-      "session_info",
-    ]);
+    expect(entries.map((entry) => entry.type)).toEqual(["model_change", "thinking_level_change", "message", "message", "message", "message", "session_info"]);
     expect(entries[0]!.parentId).toBeNull();
     for (let i = 1; i < entries.length; i++) expect(entries[i]!.parentId).toBe(entries[i - 1]!.id as string);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);

@@ -45,7 +45,10 @@ export class Nova {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">, home: string) {
+  constructor(
+    readonly proc: Subprocess<"pipe", "pipe", "pipe">,
+    home: string,
+  ) {
     this.home = home;
     const streams = Promise.all([this.readStdout(), this.readStderr()]);
     this.exited = proc.exited.then(async (code) => (await streams, code));
@@ -80,7 +83,11 @@ export class Nova {
     for (let i = from; i < this.frames.length; i++) if (match(this.frames[i]!)) return Promise.resolve(this.frames[i]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new Error(`timed out waiting for a frame; got ${this.frames.length} frames, last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)}\nstderr: ${this.stderr.slice(-2000)}`));
+        reject(
+          new Error(
+            `timed out waiting for a frame; got ${this.frames.length} frames, last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)}\nstderr: ${this.stderr.slice(-2000)}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push({ match, from, resolve: (f) => (clearTimeout(timer), resolve(f)) });
     });

@@ -82,8 +82,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     url: `http://127.0.0.1:${server.port}`,
     requests,
     enqueue: (...responses) => queue.push(...responses),
-    waitForRequests: (n) =>
-      requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
+    waitForRequests: (n) => (requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
     close: async () => {
       for (const release of stalled) release();
       await server.stop(true);

@@ -23,10 +23,7 @@ export const fixturesFor = {
  * The config every process-level test uses: one provider "test" on the
  * scripted server with models m1 and m2; fields given here are merged in.
  */
-export function testConfig(
-  serverUrl: string,
-  options: { api?: ApiName; m1?: Record<string, unknown>; m2?: Record<string, unknown>; extra?: Record<string, unknown> } = {},
-) {
+export function testConfig(serverUrl: string, options: { api?: ApiName; m1?: Record<string, unknown>; m2?: Record<string, unknown>; extra?: Record<string, unknown> } = {}) {
   return {
     defaultModel: "test/m1",
     providers: {
@@ -112,9 +109,7 @@ export async function promptAndSettle(nova: Nova, message: string, extra: Frame 
 
 /** Event types without message_update, the way a reader checks order. */
 export function outline(frames: Frame[]): string[] {
-  return frames
-    .filter((f) => f.type !== "message_update" && f.type !== "response")
-    .map((f) => (f.type.startsWith("message_") ? `${f.type}:${f.message.role}` : f.type));
+  return frames.filter((f) => f.type !== "message_update" && f.type !== "response").map((f) => (f.type.startsWith("message_") ? `${f.type}:${f.message.role}` : f.type));
 }
 
 /** The same response cut right after the first chunk that contains `needle`, then ended as `end` says. */

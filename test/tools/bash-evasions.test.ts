@@ -40,7 +40,37 @@ function snapshot(dir: string): string[] {
 
 function jailed(script: string, s: { base: string; cwd: string; victim: string }): { code: number | null; output: string } {
   const proc = Bun.spawnSync(
-    ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", s.base, s.base, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "--chdir", s.cwd, "--setenv", "HOME", s.victim, "timeout", "-s", "KILL", "10", "bash", "-c", script],
+    [
+      "bwrap",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--bind",
+      s.base,
+      s.base,
+      "--unshare-all",
+      "--die-with-parent",
+      "--cap-drop",
+      "ALL",
+      "--chdir",
+      s.cwd,
+      "--setenv",
+      "HOME",
+      s.victim,
+      "timeout",
+      "-s",
+      "KILL",
+      "10",
+      "bash",
+      "-c",
+      script,
+    ],
     { stdout: "pipe", stderr: "pipe" },
   );
   return { code: proc.exitCode, output: proc.stdout.toString() + proc.stderr.toString() };

@@ -77,8 +77,7 @@ describe("bash tool", () => {
     const controller = new AbortController();
     const ctx = toolContext(dir, {
       signal: controller.signal,
-      askPermission: (_req, signal) =>
-        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted while asking")))),
+      askPermission: (_req, signal) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted while asking")))),
     });
     const pending = tool.execute({ command: "rm -rf x" }, ctx);
     controller.abort();

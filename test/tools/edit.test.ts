@@ -26,9 +26,7 @@ describe("edit", () => {
     const result = await run({ path: "one.txt", oldText: "beta", newText: "BETA" });
     expect(await readFile(path, "utf8")).toBe("alpha\nBETA\ngamma\ndelta\n");
     const details = result.details as { diff: string; firstChangedLine: number };
-    expect(details.diff).toBe(
-      ["--- a/one.txt", "+++ b/one.txt", "@@ -1,4 +1,4 @@", " alpha", "-beta", "+BETA", " gamma", " delta"].join("\n"),
-    );
+    expect(details.diff).toBe(["--- a/one.txt", "+++ b/one.txt", "@@ -1,4 +1,4 @@", " alpha", "-beta", "+BETA", " gamma", " delta"].join("\n"));
     expect(details.firstChangedLine).toBe(2);
   });
 

@@ -58,9 +58,7 @@ describe("validateImages", () => {
     expect(errorOf([{ ...png, type: "text" }])).toBe('images[0].type must be "image", got "text"');
     expect(errorOf([{ type: "image", data: png.data }])).toBe("images[0].mimeType must be a string, got nothing");
     expect(errorOf([png, png, { ...png, mimeType: "text/plain" }])).toBe('images[2].mimeType must be an image/* type, got "text/plain"');
-    expect(errorOf([{ ...png, mimeType: "image/bmp" }])).toBe(
-      'images[0].mimeType "image/bmp" is not supported; use one of image/png, image/jpeg, image/gif, image/webp',
-    );
+    expect(errorOf([{ ...png, mimeType: "image/bmp" }])).toBe('images[0].mimeType "image/bmp" is not supported; use one of image/png, image/jpeg, image/gif, image/webp');
     expect(errorOf([{ ...png, data: 42 }])).toBe("images[0].data must be a base64 string, got number");
     expect(errorOf([{ ...png, data: "" }])).toBe("images[0].data is empty");
     expect(errorOf([{ ...png, mimeType: "image/jpeg" }])).toBe("images[0].mimeType says image/jpeg but the data is image/png data");
@@ -72,11 +70,9 @@ describe("validateImages", () => {
   test("strict base64", () => {
     const data = png.data;
     expect(errorOf([{ ...png, data: `${data.slice(0, 8)}\n${data.slice(8)}` }])).toContain("images[0].data is not valid base64");
-    expect(errorOf([{ ...png, data: `${data.slice(0, 4)}*${data.slice(5)}` }])).toBe(
-      'images[0].data is not valid base64: unexpected character "*" at offset 4',
-    );
+    expect(errorOf([{ ...png, data: `${data.slice(0, 4)}*${data.slice(5)}` }])).toBe('images[0].data is not valid base64: unexpected character "*" at offset 4');
     expect(errorOf([{ ...png, data: data.slice(0, -1) }])).toContain("is not a multiple of 4");
-    expect(errorOf([{ ...png, data: `${data.slice(0, 8)}=${data.slice(9)}` }])).toContain("unexpected character \"=\"");
+    expect(errorOf([{ ...png, data: `${data.slice(0, 8)}=${data.slice(9)}` }])).toContain('unexpected character "="');
     expect(errorOf([{ ...png, data: "iVBORw0KGgp=" }])).toBe("images[0].data is not valid base64: non-zero bits before the padding");
     expect(errorOf([{ ...png, data: "iVBORw0KGgo===" }])).toContain("not a multiple of 4");
     expect(validateImages([{ ...png, data: "iVBORw0KGgo=" }]).ok).toBe(true);

@@ -145,7 +145,11 @@ describe("checkCommand", () => {
     expect(evasions.length * 2).toBeGreaterThanOrEqual(total);
   });
 
-  for (const [group, table] of [["plain", plain], ["direct", direct], ["evasion", evasions]] as const) {
+  for (const [group, table] of [
+    ["plain", plain],
+    ["direct", direct],
+    ["evasion", evasions],
+  ] as const) {
     for (const [command, expected] of table) {
       test(`${group}: ${JSON.stringify(command)} → ${expected}`, () => {
         const verdict = checkCommand(command, rules, cwd);

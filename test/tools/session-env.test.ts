@@ -7,9 +7,18 @@ import { tempDir } from "../support/nova.ts";
 const setup = scenarios();
 const f = fixtures.openaiChat;
 const NAMES = [
-  "AI_AGENT", "PI_CODING_AGENT",
-  "NOVA_SESSION_ID", "NOVA_SESSION_FILE", "NOVA_PROVIDER", "NOVA_MODEL", "NOVA_THINKING_LEVEL",
-  "PI_SESSION_ID", "PI_SESSION_FILE", "PI_PROVIDER", "PI_MODEL", "PI_REASONING_LEVEL",
+  "AI_AGENT",
+  "PI_CODING_AGENT",
+  "NOVA_SESSION_ID",
+  "NOVA_SESSION_FILE",
+  "NOVA_PROVIDER",
+  "NOVA_MODEL",
+  "NOVA_THINKING_LEVEL",
+  "PI_SESSION_ID",
+  "PI_SESSION_FILE",
+  "PI_PROVIDER",
+  "PI_MODEL",
+  "PI_REASONING_LEVEL",
 ];
 const PRINT = NAMES.map((n) => `echo "${n}=\${${n}-unset}"`).join("; ");
 
@@ -17,7 +26,12 @@ async function seen(s: Awaited<ReturnType<typeof setup>>): Promise<Record<string
   s.server.enqueue(f.toolCalls([{ id: "e1", name: "bash", args: { command: PRINT } }]), f.text("ok"));
   const frames = await promptAndSettle(s.nova, "print the environment");
   const text: string = frames.find((fr) => fr.type === "tool_execution_end")!.result.content[0].text;
-  return Object.fromEntries(text.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+  return Object.fromEntries(
+    text
+      .split("\n")
+      .filter((l) => l.includes("="))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
 }
 
 test("bash commands see the session, the model and the thinking level, resolved per command", async () => {
@@ -25,9 +39,18 @@ test("bash commands see the session, the model and the thinking level, resolved 
   const state = (await s.nova.request({ type: "get_state" })).data;
   const first = await seen(s);
   expect(first).toEqual({
-    AI_AGENT: "nova", PI_CODING_AGENT: "true",
-    NOVA_SESSION_ID: state.sessionId, NOVA_SESSION_FILE: state.sessionFile, NOVA_PROVIDER: "test", NOVA_MODEL: "m1", NOVA_THINKING_LEVEL: state.thinkingLevel,
-    PI_SESSION_ID: state.sessionId, PI_SESSION_FILE: state.sessionFile, PI_PROVIDER: "test", PI_MODEL: "m1", PI_REASONING_LEVEL: state.thinkingLevel,
+    AI_AGENT: "nova",
+    PI_CODING_AGENT: "true",
+    NOVA_SESSION_ID: state.sessionId,
+    NOVA_SESSION_FILE: state.sessionFile,
+    NOVA_PROVIDER: "test",
+    NOVA_MODEL: "m1",
+    NOVA_THINKING_LEVEL: state.thinkingLevel,
+    PI_SESSION_ID: state.sessionId,
+    PI_SESSION_FILE: state.sessionFile,
+    PI_PROVIDER: "test",
+    PI_MODEL: "m1",
+    PI_REASONING_LEVEL: state.thinkingLevel,
   });
   await s.nova.request({ type: "set_model", provider: "test", modelId: "m2" });
   const second = await seen(s);

@@ -25,7 +25,13 @@ describe("parseCommandLine", () => {
   });
 
   test("substitutions are parsed as commands of their own, inner first", () => {
-    expect(words('echo "$(a 1)" `b 2` <(c 3) ${x:-$(d 4)}')).toEqual([["a", "1"], ["b", "2"], ["c", "3"], ["d", "4"], ["echo", "$(a 1)", "`b 2`", "<(c 3)", "${x:-$(d 4)}"]]);
+    expect(words('echo "$(a 1)" `b 2` <(c 3) ${x:-$(d 4)}')).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+      ["c", "3"],
+      ["d", "4"],
+      ["echo", "$(a 1)", "`b 2`", "<(c 3)", "${x:-$(d 4)}"],
+    ]);
   });
 
   test("expansions are marked dynamic", () => {
@@ -51,7 +57,11 @@ describe("parseCommandLine", () => {
     expect(words("((1<<true))\nrm -rf x")).toEqual([["rm", "-rf", "x"]]);
     expect(features("echo $((x))")).toEqual(["arithmetic"]);
     expect(features("echo $((1 + 2))")).toEqual([]);
-    expect(words("echo $((echo hi); rm x)")).toEqual([["echo", "hi"], ["rm", "x"], ["echo", "$((echo hi); rm x)"]]);
+    expect(words("echo $((echo hi); rm x)")).toEqual([
+      ["echo", "hi"],
+      ["rm", "x"],
+      ["echo", "$((echo hi); rm x)"],
+    ]);
     expect(features("echo ${x@P}")).toEqual(["transformation"]);
     expect(features("echo ${x:-y} 'f() {'")).toEqual([]);
   });

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("view_image", () => {
-  for (const [file, mime] of [["a.png", "image/png"], ["a.jpg", "image/jpeg"], ["a.webp", "image/webp"]] as const) {
+  for (const [file, mime] of [
+    ["a.png", "image/png"],
+    ["a.jpg", "image/jpeg"],
+    ["a.webp", "image/webp"],
+  ] as const) {
     test(`${file}: a text block then the file itself as an image block`, async () => {
       const result = await viewImageTool.execute({ path: file }, toolContext(dir));
       expect((result.content[0] as { text: string }).text).toContain("64×48 px");

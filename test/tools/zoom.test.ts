@@ -32,7 +32,9 @@ beforeAll(async () => {
   await source.clone().png().toFile(join(dir, "q.png"));
   await source.clone().jpeg({ quality: 95 }).toFile(join(dir, "q.jpg"));
   await source.clone().webp({ quality: 90 }).toFile(join(dir, "q.webp"));
-  await sharp(quadrants(3000, 200), { raw: { width: 3000, height: 200, channels: 3 } }).png().toFile(join(dir, "wide.png"));
+  await sharp(quadrants(3000, 200), { raw: { width: 3000, height: 200, channels: 3 } })
+    .png()
+    .toFile(join(dir, "wide.png"));
   await writeFile(join(dir, "notes.txt"), "not an image");
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -108,7 +110,9 @@ describe("zoom", () => {
       state ^= state << 5;
       noise[i] = state & 0xff;
     }
-    await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toFile(join(dir, "noise.png"));
+    await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toFile(join(dir, "noise.png"));
     const result = await zoom({ path: "noise.png", x: 0, y: 0, width: side, height: side });
     const image = result.content[1] as ImageContent;
     expect(Buffer.from(image.data, "base64").length).toBeLessThanOrEqual(5 * 1024 * 1024);
@@ -129,9 +133,7 @@ describe("zoom", () => {
   });
 
   test("out-of-bounds regions and non-images are refused clearly", async () => {
-    expect((await zoom({ path: "q.png", x: 350, y: 0, width: 100, height: 10 }).catch((e) => e)).message).toContain(
-      "reaches past the 400×300 px image",
-    );
+    expect((await zoom({ path: "q.png", x: 350, y: 0, width: 100, height: 10 }).catch((e) => e)).message).toContain("reaches past the 400×300 px image");
     expect((await zoom({ path: "q.png", x: 0.6, y: 0, width: 0.5, height: 0.5 }).catch((e) => e)).message).toContain("as fractions");
     expect((await zoom({ path: "notes.txt", x: 0, y: 0, width: 1, height: 1 }).catch((e) => e)).message).toContain("is not a PNG, JPEG, GIF or WebP image");
     expect((await zoom({ path: "q.png", x: 0, y: 0, width: 0, height: 1 }).catch((e) => e)).message).toContain("width");

@@ -28,16 +28,11 @@ test("readRecords yields the records of every chunk in order, the last one witho
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(bytes('{"a":1}\n{"b"'));
-      controller.enqueue(bytes(':2}\n \n[3]'));
+      controller.enqueue(bytes(":2}\n \n[3]"));
       controller.close();
     },
   });
   const seen = [];
   for await (const decoded of readRecords(input)) seen.push(decoded);
-  expect(seen).toEqual([
-    { kind: "object", value: { a: 1 } },
-    { kind: "object", value: { b: 2 } },
-    { kind: "blank" },
-    { kind: "not_object", value: [3] },
-  ]);
+  expect(seen).toEqual([{ kind: "object", value: { a: 1 } }, { kind: "object", value: { b: 2 } }, { kind: "blank" }, { kind: "not_object", value: [3] }]);
 });
