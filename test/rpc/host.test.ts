@@ -228,6 +228,16 @@ describe("todos", () => {
     expect(clear.phases).toEqual(done.phases);
     expect(frames.findIndex((fr) => fr.type === "todo_auto_clear")).toBeGreaterThan(frames.findIndex((fr) => fr.type === "agent_end"));
     expect((await s.nova.request({ type: "get_state" })).data.todoPhases).toEqual([]);
+    // each change the model made is a todos_changed, sent before its tool's end
+    const changes = frames.filter((fr) => fr.type === "todos_changed");
+    expect(changes.map((fr) => fr.phases)).toEqual([open.phases, done.phases]);
+    const changeAt = (i: number) => frames.indexOf(changes[i]!);
+    const endOf = (id: string) => frames.findIndex((fr) => fr.type === "tool_execution_end" && fr.toolCallId === id);
+    expect([changeAt(0) < endOf("t1"), changeAt(1) < endOf("t2"), changeAt(1) > endOf("t1")]).toEqual([true, true, true]);
+    // the host's own set_todos is answered, not echoed
+    const before = s.nova.frames.length;
+    await s.nova.request({ type: "set_todos", phases: open.phases });
+    expect(s.nova.frames.slice(before).filter((fr) => fr.type === "todos_changed")).toEqual([]);
   });
 });
 
