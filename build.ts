@@ -25,7 +25,7 @@ function commit(): string {
 }
 
 /** The installed host packages: `bun run build` works offline with what `bun install` put there. */
-export function installedSharp(target: Target): SharpNative {
+export function installedSharp(target: Target): SharpNative & { images: true } {
   const names = [`@img/sharp-${target.sharp}`, `@img/sharp-libvips-${target.sharp}`];
   return { images: true, platform: target.sharp, packageDirs: Object.fromEntries(names.map((n) => [n, dirname(realpathSync(require.resolve(`${n}/package.json`)))])) };
 }

@@ -4,8 +4,8 @@
  * those cannot be loaded everything else still works.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import sharp from "sharp";
 import { tempDir } from "../support/nova.ts";
 import { promptAndSettle, scenario, type Scenario } from "../support/scenario.ts";
@@ -67,6 +67,10 @@ describe("the compiled binary alone in an empty folder", () => {
     const { end } = await zoomSession({ NOVA_HOME: home });
     expect(end.isError).toBe(false);
     expect(readFileSync(libvips).subarray(0, 4)).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+    // libvips is embedded zstd-compressed: what was unpacked is byte for byte the installed library
+    const installed = join(dirname(require.resolve(`@img/sharp-libvips-${process.platform}-${process.arch}/package.json`)), "lib", basename(libvips));
+    expect(Bun.hash(readFileSync(libvips))).toBe(Bun.hash(readFileSync(realpathSync(installed))));
+    expect(statSync(binary).size).toBeLessThan(statSync(installed).size + 110 * 1024 * 1024);
   });
 
   test("when no cache folder is usable nova still runs and zoom fails naming the platform", async () => {
