@@ -54,6 +54,12 @@ async function toolParameters(): Promise<Record<string, unknown>> {
   return Object.fromEntries(allToolsForSchemas().map((tool) => [tool.name, tool.parameters]));
 }
 
+/** The config schema's defaults (its parse of `{}`), so a start without a config file does not build the schema. */
+async function configDefaults(): Promise<unknown> {
+  const { configSchema } = await import("./src/config/schema.ts");
+  return configSchema.parse({});
+}
+
 export async function buildExecutable(options: BuildOptions): Promise<string> {
   mkdirSync(dirname(options.outfile), { recursive: true });
   const info = { version: pkg.version, target: options.target.name, commit: commit() };
@@ -64,7 +70,7 @@ export async function buildExecutable(options: BuildOptions): Promise<string> {
     // Bytecode halves spawn → ready (measured 51 → 26 ms on linux-x64); ESM keeps import.meta and top-level await.
     bytecode: true,
     format: "esm",
-    define: { NOVA_BUILD: JSON.stringify(info), NOVA_TOOL_PARAMETERS: JSON.stringify(await toolParameters()) },
+    define: { NOVA_BUILD: JSON.stringify(info), NOVA_TOOL_PARAMETERS: JSON.stringify(await toolParameters()), NOVA_CONFIG_DEFAULTS: JSON.stringify(await configDefaults()) },
     plugins: [sharpNativePlugin(options.sharp)],
     compile: {
       target: options.target.bun,

@@ -1,10 +1,11 @@
 /**
  * Builds the system prompt from plain inputs and nothing else (no clock, no
- * file reads), so the same input always gives the same string and the session
+ * file reads but the zone file for the local date), so the same input always gives the same string and the session
  * decides when anything in it changes.
  */
 import type { ContextFile } from "./context-files.ts";
 import type { Skill } from "./skills.ts";
+import { localIsoDate } from "./local-date.ts";
 
 export interface SystemPromptInput {
   cwd: string;
@@ -48,7 +49,7 @@ function toolsSection(tools: SystemPromptInput["tools"]): string {
 }
 
 function environmentSection(cwd: string, date: Date): string {
-  return `# Environment\n\nWorking directory: ${cwd}\nToday's date: ${isoDate(date)}`;
+  return `# Environment\n\nWorking directory: ${cwd}\nToday's date: ${localIsoDate(date)}`;
 }
 
 function contextSection(files: ContextFile[]): string {
@@ -74,11 +75,4 @@ function firstLine(text: string): string {
   const trimmed = text.trim();
   const end = trimmed.indexOf("\n");
   return end === -1 ? trimmed : trimmed.slice(0, end).trim();
-}
-
-/** The local calendar date, because "today" means the user's day. */
-function isoDate(date: Date): string {
-  const month = String(date.getMonth() + 1).padStart(2, "0");
-  const day = String(date.getDate()).padStart(2, "0");
-  return `${date.getFullYear()}-${month}-${day}`;
 }

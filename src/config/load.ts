@@ -11,8 +11,10 @@ import type { Document } from "yaml";
 import { describeIssue } from "../core/describe-issue.ts";
 import type { ApiName, PermissionMode } from "../core/enums.ts";
 import type { Model, ProviderAuth } from "../providers/types.ts";
-import { configSchema, mcpServerSchema, type ConfigFile, type McpServerSpec } from "./schema.ts";
+import type { ConfigFile, McpServerSpec } from "./schema.ts";
+import { mcpServerSchema } from "./mcp-schema.ts";
 import { unknownKeyMessage } from "./unknown-keys.ts";
+import { fastYaml } from "./fast-yaml.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 
@@ -101,9 +103,10 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   if (options.configFile && !existsSync(file)) throw new ConfigError(`${file}: config file not found`);
   const warnings: string[] = [];
   const secretVars = new Set<string>();
-  const raw = existsSync(file) ? parseYaml(file, readFileSync(file, "utf8"), env, warnings, secretVars) : {};
-  const config = configSchema.safeParse(raw.value ?? {}, { reportInput: true });
+  const raw = existsSync(file) ? readConfigText(file, readFileSync(file, "utf8"), env, warnings, secretVars) : {};
+  const config = parseConfigFile(raw);
   if (!config.success) {
+    const { configSchema } = require("./schema.ts") as typeof import("./schema.ts");
     const issue = config.error.issues[0]!;
     if (issue.code === "unrecognized_keys") {
       const key = issue.keys[0]!;
@@ -148,6 +151,20 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
   return build({ ...config.data, mcpServers }, { novaHome, file: "value" in raw ? file : undefined, env, warnings, requested: options.requested, secretVars });
 }
 
+/** Config defaults baked in by build.ts (the schema's parse of `{}`); absent when running from source. */
+declare const NOVA_CONFIG_DEFAULTS: ConfigFile | undefined;
+
+/**
+ * The file's value checked against the config schema. Without a file the
+ * compiled binary takes the baked-in defaults and does not build the schema
+ * (a few milliseconds of every start without a config file).
+ */
+function parseConfigFile(raw: { value?: unknown }) {
+  if (!("value" in raw) && typeof NOVA_CONFIG_DEFAULTS !== "undefined") return { success: true as const, data: structuredClone(NOVA_CONFIG_DEFAULTS), error: undefined };
+  const { configSchema } = require("./schema.ts") as typeof import("./schema.ts");
+  return configSchema.safeParse(raw.value ?? {}, { reportInput: true });
+}
+
 /** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */
 function innermost<I extends { code?: string; path: PropertyKey[] }>(issue: I, spec: unknown): I {
   const errors = (issue as { errors?: I[][] }).errors;
@@ -166,13 +183,43 @@ function describeConfigIssue(issue: Parameters<typeof describeIssue>[0]): string
 
 const SECRET_MARK = "\u0000secret\u0000";
 
-function parseYaml(
-  file: string,
-  text: string,
-  env: Record<string, string | undefined>,
-  warnings: string[],
-  secretVars: Set<string>,
-): { value?: unknown; lineOf?: (path: PropertyKey[], key?: boolean) => number | undefined } {
+type ConfigText = { value?: unknown; lineOf?: (path: PropertyKey[], key?: boolean) => number | undefined };
+
+/**
+ * The file's value with ${VAR} expanded: through Bun's own YAML parser where
+ * that gives what the `yaml` package would (config/fast-yaml.ts), else through
+ * the package, which also reports the lines of errors (loaded only then).
+ */
+function readConfigText(file: string, text: string, env: Record<string, string | undefined>, warnings: string[], secretVars: Set<string>): ConfigText {
+  const fast = fastYaml(text);
+  if (!fast) return parseYaml(file, text, env, warnings, secretVars);
+  let slow: ConfigText | undefined;
+  return {
+    value: substituteEnvIn(fast.value, "", env, warnings, secretVars),
+    lineOf: (path, key) => (slow ??= parseYaml(file, text, env, [], new Set())).lineOf?.(path, key),
+  };
+}
+
+/** substituteEnv for a plain value: the same paths, the same warnings, the same secrets. */
+function substituteEnvIn(value: unknown, path: string, env: Record<string, string | undefined>, warnings: string[], secretVars: Set<string>): unknown {
+  if (typeof value === "string") return value.includes("${") ? expandRefs(value, path, env, warnings, secretVars) : value;
+  if (Array.isArray(value)) return value.map((item, i) => substituteEnvIn(item, `${path}[${i}]`, env, warnings, secretVars));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = substituteEnvIn(item, path ? `${path}.${key}` : key, env, warnings, secretVars);
+  return out;
+}
+
+function expandRefs(text: string, path: string, env: Record<string, string | undefined>, warnings: string[], secretVars: Set<string>): string {
+  const secret = isSecretField(path.split("."));
+  return text.replace(envRef, (_, name: string) => {
+    if (secret) secretVars.add(name);
+    if (env[name] === undefined) warnings.push(`${path}: environment variable ${name} is not set`);
+    return env[name] ?? "";
+  });
+}
+
+function parseYaml(file: string, text: string, env: Record<string, string | undefined>, warnings: string[], secretVars: Set<string>): ConfigText {
   // loaded only when there is a file to read: most spawns have none
   const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
   const lineCounter = new LineCounter();
@@ -209,14 +256,7 @@ function substituteEnv(doc: Document, env: Record<string, string | undefined>, w
   const { isScalar } = require("yaml") as typeof import("yaml");
   const visit = (node: unknown, path: string) => {
     if (isScalar(node)) {
-      if (typeof node.value === "string" && node.value.includes("${")) {
-        const secret = isSecretField(path.split("."));
-        node.value = node.value.replace(envRef, (_, name: string) => {
-          if (secret) secretVars.add(name);
-          if (env[name] === undefined) warnings.push(`${path}: environment variable ${name} is not set`);
-          return env[name] ?? "";
-        });
-      }
+      if (typeof node.value === "string" && node.value.includes("${")) node.value = expandRefs(node.value, path, env, warnings, secretVars);
       return;
     }
     const items = (node as { items?: unknown[] } | null)?.items;

@@ -8,9 +8,16 @@
  * adding a field here is all a new setting needs, and
  * test/config/messages.test.ts fails on a plain one. (MCP server entries,
  * checked on first use, keep the looser shape other MCP clients write.)
+ *
+ * Building this schema costs a few milliseconds, so config/load.ts loads this
+ * module only when there is a config file; without one it takes the defaults
+ * the build baked in (NOVA_CONFIG_DEFAULTS in build.ts).
  */
 import * as z from "zod/mini";
 import { apiNames, permissionModes, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
+import { mcpServerName } from "./mcp-schema.ts";
+
+export { mcpServerName, mcpServerSchema, type McpServerSpec } from "./mcp-schema.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
@@ -48,44 +55,6 @@ const checkpointDefaults = { enabled: true, maxFileBytes: 10 * 1024 * 1024, maxF
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
 const mcpRules = { allow: [], deny: [] };
-
-const stringMap = () => z.optional(z.record(z.string(), z.string()));
-
-/**
- * One MCP server in the shape MCP clients share: a command to spawn (stdio)
- * or a URL (streamable HTTP, falling back to the legacy SSE transport).
- * `type` pins the transport when a host knows it. Built on first use: most
- * starts have no server to check.
- */
-const buildMcpServerSchema = () =>
-  z.union([
-    z.object({
-      type: z.optional(z.literal("stdio")),
-      command: z.string().check(z.minLength(1)),
-      args: z._default(z.array(z.string()), []),
-      env: stringMap(),
-      cwd: z.optional(z.string()),
-      enabled: z._default(z.boolean(), true),
-    }),
-    z.object({
-      type: z.optional(z.enum(["http", "sse"])),
-      url: z.url(),
-      headers: stringMap(),
-      enabled: z._default(z.boolean(), true),
-    }),
-  ]);
-
-let mcpServer: ReturnType<typeof buildMcpServerSchema> | undefined;
-
-export function mcpServerSchema(): ReturnType<typeof buildMcpServerSchema> {
-  mcpServer ??= buildMcpServerSchema();
-  return mcpServer;
-}
-
-export type McpServerSpec = z.infer<ReturnType<typeof buildMcpServerSchema>>;
-
-/** Server names become part of tool names, so they are kept to what every provider accepts. */
-export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -"));
 
 const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 

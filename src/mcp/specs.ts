@@ -3,7 +3,7 @@
  * an ACP editor (`session/new` `mcpServers`), checked against the config's
  * schema and with `${VAR}` expanded as the config file's strings are.
  */
-import { mcpServerName, mcpServerSchema, type McpServerSpec } from "../config/schema.ts";
+import { mcpServerName, mcpServerSchema, type McpServerSpec } from "../config/mcp-schema.ts";
 
 export class SpecError extends Error {}
 

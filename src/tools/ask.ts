@@ -6,13 +6,14 @@ import { z } from "zod";
 import { defineTool } from "./define.ts";
 import { ToolError } from "./types.ts";
 
-const schema = z.object({
-  question: z.string().min(1).describe("The question, as the user should read it"),
-  options: z.array(z.string().min(1)).min(2).optional().describe("Answers to choose from; omit for a free-text answer"),
-  multiline: z.boolean().optional().describe("Ask for a longer free-text answer in an editor"),
-  confirm: z.boolean().optional().describe("Ask a yes/no question"),
-  timeoutSeconds: z.number().positive().optional().describe("Give up waiting after this long (the user's answer is then missing)"),
-});
+const schema = () =>
+  z.object({
+    question: z.string().min(1).describe("The question, as the user should read it"),
+    options: z.array(z.string().min(1)).min(2).optional().describe("Answers to choose from; omit for a free-text answer"),
+    multiline: z.boolean().optional().describe("Ask for a longer free-text answer in an editor"),
+    confirm: z.boolean().optional().describe("Ask a yes/no question"),
+    timeoutSeconds: z.number().positive().optional().describe("Give up waiting after this long (the user's answer is then missing)"),
+  });
 
 export const askTool = defineTool({
   name: "ask",

@@ -13,10 +13,11 @@ import { HostGone } from "../host/pending.ts";
 
 export { type ShellOptions, type ShellResult, runShell } from "./run-shell.ts";
 
-const schema = z.object({
-  command: z.string().min(1).describe("Bash command line to run in the cwd"),
-  timeout: z.number().positive().optional().describe("Timeout in seconds; the command and its children are killed when it passes"),
-});
+const schema = () =>
+  z.object({
+    command: z.string().min(1).describe("Bash command line to run in the cwd"),
+    timeout: z.number().positive().optional().describe("Timeout in seconds; the command and its children are killed when it passes"),
+  });
 
 /** The OS sandbox as the bash tool sees it (src/sandbox/ implements it); given only while it is active. */
 export interface BashSandbox extends ShellSandbox {

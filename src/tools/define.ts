@@ -1,6 +1,9 @@
 /**
  * One way to build a tool: a zod schema is the single source of truth for both
  * the JSON Schema the model sees and the check of the arguments it sends back.
+ * The schema is handed over as a function and built on the tool's first call:
+ * the JSON Schemas are baked in at build time, so a start that runs no tool
+ * builds no tool schema.
  */
 import { z } from "zod";
 import type { Tool, ToolContext, ToolResult } from "./types.ts";
@@ -10,7 +13,8 @@ export interface ToolSpec<S extends z.ZodType> {
   name: string;
   label?: string;
   description: string;
-  schema: S;
+  /** called once, on the tool's first call (or to generate its JSON Schema) */
+  schema: () => S;
   /** whether a call may change files or the world (the permission gate and checkpoints read it) */
   mutating: boolean;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
@@ -21,6 +25,8 @@ declare const NOVA_TOOL_PARAMETERS: Record<string, Record<string, unknown>> | un
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   let parameters: Record<string, unknown> | undefined;
+  let built: S | undefined;
+  const schema = () => (built ??= spec.schema());
   return {
     name: spec.name,
     label: spec.label ?? spec.name,
@@ -30,13 +36,13 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     get parameters() {
       if (!parameters) {
         const baked = typeof NOVA_TOOL_PARAMETERS !== "undefined" ? NOVA_TOOL_PARAMETERS[spec.name] : undefined;
-        const { $schema: _, ...rest } = baked ?? (z.toJSONSchema(spec.schema) as Record<string, unknown>);
+        const { $schema: _, ...rest } = baked ?? (z.toJSONSchema(schema()) as Record<string, unknown>);
         parameters = rest;
       }
       return parameters;
     },
     async execute(args, ctx) {
-      return spec.run(parseArgs(spec.name, spec.schema, args), ctx);
+      return spec.run(parseArgs(spec.name, schema(), args), ctx);
     },
   };
 }

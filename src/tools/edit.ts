@@ -12,17 +12,19 @@ import { resolvePath, statPath } from "./paths.ts";
 import { applyStyle, splitStyle, toLF } from "./text-style.ts";
 import { ToolError } from "./types.ts";
 
-const pair = z.object({
-  oldText: z.string().describe("Exact text to find; must occur exactly once in the file"),
-  newText: z.string().describe("Text to put in its place"),
-});
+const pair = () =>
+  z.object({
+    oldText: z.string().describe("Exact text to find; must occur exactly once in the file"),
+    newText: z.string().describe("Text to put in its place"),
+  });
 
-const schema = z.object({
-  path: z.string().describe("Path to the file to edit (relative to the cwd or absolute)"),
-  oldText: z.string().optional().describe("Exact text to find (single edit)"),
-  newText: z.string().optional().describe("Replacement text (single edit)"),
-  edits: z.array(pair).optional().describe("Several replacements, each matched against the original file"),
-});
+const schema = () =>
+  z.object({
+    path: z.string().describe("Path to the file to edit (relative to the cwd or absolute)"),
+    oldText: z.string().optional().describe("Exact text to find (single edit)"),
+    newText: z.string().optional().describe("Replacement text (single edit)"),
+    edits: z.array(pair()).optional().describe("Several replacements, each matched against the original file"),
+  });
 
 export const editTool = defineTool({
   name: "edit",
@@ -64,9 +66,9 @@ export const editTool = defineTool({
   },
 });
 
-type Pair = z.infer<typeof pair>;
+type Pair = z.infer<ReturnType<typeof pair>>;
 
-function collectEdits(args: z.infer<typeof schema>): Pair[] {
+function collectEdits(args: z.infer<ReturnType<typeof schema>>): Pair[] {
   const single = args.oldText !== undefined || args.newText !== undefined;
   if (single && args.edits) throw new ToolError("edit: give either oldText/newText or edits, not both");
   if (single) {

@@ -8,11 +8,12 @@ import { walkTree } from "./walk.ts";
 
 const DEFAULT_LIMIT = 1000;
 
-const schema = z.object({
-  pattern: z.string().min(1).describe("Glob, e.g. '*.ts', 'src/**/*.test.ts'; without a '/' it matches file names at any depth"),
-  path: z.string().optional().describe("Folder to search (default: the cwd)"),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of results (default ${DEFAULT_LIMIT})`),
-});
+const schema = () =>
+  z.object({
+    pattern: z.string().min(1).describe("Glob, e.g. '*.ts', 'src/**/*.test.ts'; without a '/' it matches file names at any depth"),
+    path: z.string().optional().describe("Folder to search (default: the cwd)"),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of results (default ${DEFAULT_LIMIT})`),
+  });
 
 export const findTool = defineTool({
   name: "find",

@@ -16,15 +16,16 @@ const DEFAULT_LIMIT = 100;
 /** Bigger files are left out rather than turned into one huge string. */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-const schema = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression (or plain text with literal: true)"),
-  path: z.string().optional().describe("File or folder to search (default: the cwd)"),
-  glob: z.string().optional().describe("Only search files matching this glob, e.g. '*.ts' or 'src/**/*.tsx'"),
-  ignoreCase: z.boolean().optional().describe("Case-insensitive match"),
-  literal: z.boolean().optional().describe("Treat pattern as plain text, not a regex"),
-  context: z.number().int().min(0).max(20).optional().describe("Lines of context around each match"),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of matching lines (default ${DEFAULT_LIMIT})`),
-});
+const schema = () =>
+  z.object({
+    pattern: z.string().min(1).describe("JavaScript regular expression (or plain text with literal: true)"),
+    path: z.string().optional().describe("File or folder to search (default: the cwd)"),
+    glob: z.string().optional().describe("Only search files matching this glob, e.g. '*.ts' or 'src/**/*.tsx'"),
+    ignoreCase: z.boolean().optional().describe("Case-insensitive match"),
+    literal: z.boolean().optional().describe("Treat pattern as plain text, not a regex"),
+    context: z.number().int().min(0).max(20).optional().describe("Lines of context around each match"),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of matching lines (default ${DEFAULT_LIMIT})`),
+  });
 
 export const grepTool = defineTool({
   name: "grep",

@@ -8,10 +8,11 @@ import { ToolError } from "./types.ts";
 
 const DEFAULT_LIMIT = 500;
 
-const schema = z.object({
-  path: z.string().optional().describe("Folder to list (default: the cwd)"),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of entries (default ${DEFAULT_LIMIT})`),
-});
+const schema = () =>
+  z.object({
+    path: z.string().optional().describe("Folder to list (default: the cwd)"),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of entries (default ${DEFAULT_LIMIT})`),
+  });
 
 export const lsTool = defineTool({
   name: "ls",

@@ -10,11 +10,12 @@ import { ToolError, type ToolContext, type ToolResult } from "./types.ts";
 import type { TextContent } from "../core/messages.ts";
 import type { UriReadResult } from "../host/services.ts";
 
-const schema = z.object({
-  path: z.string().describe("Path to the file to read (relative to the cwd or absolute)"),
-  offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based)"),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of lines to read (default ${MAX_LINES})`),
-});
+const schema = () =>
+  z.object({
+    path: z.string().describe("Path to the file to read (relative to the cwd or absolute)"),
+    offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based)"),
+    limit: z.number().int().min(1).optional().describe(`Maximum number of lines to read (default ${MAX_LINES})`),
+  });
 
 export const readTool = defineTool({
   name: "read",

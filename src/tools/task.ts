@@ -3,11 +3,12 @@ import { z } from "zod";
 import { defineTool } from "./define.ts";
 import { ToolError } from "./types.ts";
 
-const schema = z.object({
-  task: z.string().min(1).describe("What the child agent must do, with every detail it needs: it sees nothing of this conversation"),
-  tools: z.array(z.string()).optional().describe("Tools the child may use (default: read, grep, find, ls)"),
-  model: z.string().optional().describe("provider/id of the model for the child (default: this one)"),
-});
+const schema = () =>
+  z.object({
+    task: z.string().min(1).describe("What the child agent must do, with every detail it needs: it sees nothing of this conversation"),
+    tools: z.array(z.string()).optional().describe("Tools the child may use (default: read, grep, find, ls)"),
+    model: z.string().optional().describe("provider/id of the model for the child (default: this one)"),
+  });
 
 export const taskTool = defineTool({
   name: "task",

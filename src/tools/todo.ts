@@ -4,16 +4,17 @@ import { todoStatuses } from "../core/enums.ts";
 import { defineTool } from "./define.ts";
 import { ToolError } from "./types.ts";
 
-const schema = z.object({
-  phases: z
-    .array(
-      z.object({
-        name: z.string().min(1),
-        tasks: z.array(z.object({ content: z.string().min(1), status: z.enum(todoStatuses) })),
-      }),
-    )
-    .describe("The whole list, replacing the previous one: phases of tasks, each task with its status"),
-});
+const schema = () =>
+  z.object({
+    phases: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          tasks: z.array(z.object({ content: z.string().min(1), status: z.enum(todoStatuses) })),
+        }),
+      )
+      .describe("The whole list, replacing the previous one: phases of tasks, each task with its status"),
+  });
 
 export const todoTool = defineTool({
   name: "todo",

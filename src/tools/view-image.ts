@@ -8,9 +8,10 @@ import { resolvePath } from "./paths.ts";
 import { type Sharp, SharpUnavailableError, loadSharp } from "./sharp-loader.ts";
 import { ToolError } from "./types.ts";
 
-const schema = z.object({
-  path: z.string().describe("Path to a PNG, JPEG, GIF or WebP image (relative to the cwd or absolute)"),
-});
+const schema = () =>
+  z.object({
+    path: z.string().describe("Path to a PNG, JPEG, GIF or WebP image (relative to the cwd or absolute)"),
+  });
 
 export const viewImageTool = defineTool({
   name: "view_image",

@@ -5,10 +5,11 @@ import { defineTool } from "./define.ts";
 import { resolvePath } from "./paths.ts";
 import { ToolError } from "./types.ts";
 
-const schema = z.object({
-  path: z.string().describe("Path to the file to write (relative to the cwd or absolute)"),
-  content: z.string().describe("The complete new content of the file"),
-});
+const schema = () =>
+  z.object({
+    path: z.string().describe("Path to the file to write (relative to the cwd or absolute)"),
+    content: z.string().describe("The complete new content of the file"),
+  });
 
 export const writeTool = defineTool({
   name: "write",

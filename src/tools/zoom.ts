@@ -16,14 +16,15 @@ const TARGET_LONG_SIDE = 1024;
 const MAX_LONG_SIDE = 2048;
 const MAX_SCALE = 8;
 
-const schema = z.object({
-  path: z.string().describe("Path to a PNG, JPEG, GIF or WebP image"),
-  x: z.number().min(0).describe("Left edge of the region, in pixels (or a fraction 0-1 of the width when x, y, width and height are all ≤ 1)"),
-  y: z.number().min(0).describe("Top edge of the region, in pixels (or a fraction of the height)"),
-  width: z.number().positive().describe("Region width, in pixels (or a fraction)"),
-  height: z.number().positive().describe("Region height, in pixels (or a fraction)"),
-  scale: z.number().positive().max(MAX_SCALE).optional().describe(`Magnification; default makes the region's long side ${TARGET_LONG_SIDE} px (between 1× and ${MAX_SCALE}×)`),
-});
+const schema = () =>
+  z.object({
+    path: z.string().describe("Path to a PNG, JPEG, GIF or WebP image"),
+    x: z.number().min(0).describe("Left edge of the region, in pixels (or a fraction 0-1 of the width when x, y, width and height are all ≤ 1)"),
+    y: z.number().min(0).describe("Top edge of the region, in pixels (or a fraction of the height)"),
+    width: z.number().positive().describe("Region width, in pixels (or a fraction)"),
+    height: z.number().positive().describe("Region height, in pixels (or a fraction)"),
+    scale: z.number().positive().max(MAX_SCALE).optional().describe(`Magnification; default makes the region's long side ${TARGET_LONG_SIDE} px (between 1× and ${MAX_SCALE}×)`),
+  });
 
 export interface Region {
   left: number;
