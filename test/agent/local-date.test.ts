@@ -20,8 +20,8 @@ const icu = instants.map((ms) => { const d = new Date(ms); return d.getFullYear(
 console.log(JSON.stringify({ ours, icu, fromFile }));
 `;
 
-/** answered from the zone file, without ICU; the others are left to ICU */
-const FROM_FILE = new Set([
+/** answered from the zone file, without ICU */
+const FROM_FILE = [
   undefined,
   "",
   "UTC",
@@ -36,26 +36,9 @@ const FROM_FILE = new Set([
   "Pacific/Kiritimati",
   "America/Adak",
   "EST5EDT",
-]);
-const ZONES = [
-  undefined,
-  "",
-  "UTC",
-  "Europe/Berlin",
-  ":Europe/Paris",
-  "America/New_York",
-  "America/St_Johns",
-  "Asia/Kolkata",
-  "Asia/Kathmandu",
-  "Pacific/Chatham",
-  "Australia/Lord_Howe",
-  "Pacific/Kiritimati",
-  "America/Adak",
-  "EST5EDT",
-  "CET-1CEST,M3.5.0,M10.5.0/3",
-  "No/Such_Zone",
-  "/usr/share/zoneinfo/Asia/Tokyo",
 ];
+/** left to ICU: a POSIX rule string, an unknown zone, a path */
+const ZONES = [...FROM_FILE, "CET-1CEST,M3.5.0,M10.5.0/3", "No/Such_Zone", "/usr/share/zoneinfo/Asia/Tokyo"];
 
 for (const tz of ZONES) {
   test(`TZ=${tz === undefined ? "(unset)" : JSON.stringify(tz)}: the same dates as Date's local time`, async () => {
@@ -66,6 +49,6 @@ for (const tz of ZONES) {
     expect(await proc.exited).toBe(0);
     expect(icu.length).toBeGreaterThan(10000);
     expect(ours).toEqual(icu);
-    expect(fromFile).toBe(FROM_FILE.has(tz));
+    expect(fromFile).toBe(FROM_FILE.includes(tz));
   });
 }
