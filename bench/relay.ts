@@ -3,11 +3,12 @@
  * to stdout, from prompt to agent_end: wall time, CPU time and bytes written,
  * against a compiled minimal relay of the same stream (bench/baseline/relay.ts).
  * Also nova with --message-snapshots (Pi's cost model) and nova's idle RSS
- * after the prompt.
+ * after the prompt. Medians of alternating runs; NOVA_BEFORE=<binary> adds an
+ * earlier build to the rotation.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { compile, env, NOVA, ratio, ROOT, TMP } from "./lib.ts";
+import { compile, env, median, NOVA, ratio, ROOT, TMP } from "./lib.ts";
 import { startProviderServer } from "../test/support/provider-server.ts";
 import { fixtures } from "../test/support/fixtures/index.ts";
 
@@ -71,7 +72,7 @@ async function measure(cmd: string[], input: string | undefined, done: string): 
   return run;
 }
 
-export async function benchRelay(deltas = 20000) {
+export async function benchRelay(deltas = 20000, runs = 5) {
   const server = await startProviderServer();
   mkdirSync(TMP, { recursive: true });
   const config = join(TMP, "relay-config.yml");
@@ -89,10 +90,27 @@ export async function benchRelay(deltas = 20000) {
   const prompt = JSON.stringify({ id: "p", type: "prompt", message: "go" }) + "\n";
   const novaArgs = [NOVA, "--no-session", "--config", config];
 
-  server.enqueue(script());
-  const base = await measure([baseline, `${server.url}/v1/chat/completions`], undefined, '"agent_end"');
-  server.enqueue(script());
-  const nova = await measure(novaArgs, prompt, '"agent_end"');
+  const before = process.env.NOVA_BEFORE;
+  const samples = { base: [] as Run[], nova: [] as Run[], before: [] as Run[] };
+  // alternating: the baseline relay, nova, and with NOVA_BEFORE an earlier build
+  for (let i = 0; i < runs; i++) {
+    server.enqueue(script());
+    samples.base.push(await measure([baseline, `${server.url}/v1/chat/completions`], undefined, '"agent_end"'));
+    server.enqueue(script());
+    samples.nova.push(await measure(novaArgs, prompt, '"agent_end"'));
+    if (before) {
+      server.enqueue(script());
+      samples.before.push(await measure([before, ...novaArgs.slice(1)], prompt, '"agent_end"'));
+    }
+  }
+  const mid = (list: Run[]): Run => ({
+    ms: median(list.map((r) => r.ms)),
+    cpuMs: median(list.map((r) => r.cpuMs)),
+    bytes: median(list.map((r) => r.bytes)),
+    idleRssKb: median(list.map((r) => r.idleRssKb ?? 0)),
+  });
+  const base = mid(samples.base);
+  const nova = mid(samples.nova);
   server.enqueue(script());
   const snapshots = await measure([...novaArgs, "--message-snapshots"], prompt, '"agent_end"');
   await server.close();
@@ -105,5 +123,15 @@ export async function benchRelay(deltas = 20000) {
     "bytes per delta nova (default)": (nova.bytes / deltas).toFixed(1),
     "bytes per delta nova --message-snapshots": (snapshots.bytes / deltas).toFixed(1),
     "nova idle RSS after the prompt MiB": ((nova.idleRssKb ?? 0) / 1024).toFixed(1),
+    ...(before
+      ? (() => {
+          const b = mid(samples.before);
+          return {
+            "before ms / CPU ms / bytes": `${b.ms.toFixed(0)} / ${b.cpuMs} / ${b.bytes}`,
+            "before CPU ratio / baseline": ratio(Math.max(b.cpuMs, TICK_MS), Math.max(base.cpuMs, TICK_MS)),
+            "before idle RSS after the prompt MiB": ((b.idleRssKb ?? 0) / 1024).toFixed(1),
+          };
+        })()
+      : {}),
   };
 }
