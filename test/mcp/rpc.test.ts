@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promptAndSettle, scenarios } from "../support/scenario.ts";
 import { tempDir, type Frame } from "../support/nova.ts";
-import { everythingHttp, everythingStdio, filesystem, fixture, offered, statusOf } from "./support.ts";
+import { everythingHttp, everythingStdio, everythingTeed, filesystem, fixture, offered, statusOf } from "./support.ts";
 
 const open = scenarios();
 /** these tests spawn nova and MCP servers, several at once on a busy machine */
@@ -122,6 +122,23 @@ describe("servers from the config", () => {
       expect(offered(s.server.requests[0]!.body)).not.toContain("mcp__fx__added_tool");
       expect(offered(s.server.requests[1]!.body)).toContain("mcp__fx__added_tool");
       expect(toolEnd(frames, "a2").result.content).toEqual([{ type: "text", text: "added 7" }]);
+    },
+    SLOW,
+  );
+
+  test(
+    "server-everything's tools/list_changed (its conditional tools, registered once initialized) makes nova list again",
+    async () => {
+      const s = await open({ extra: { mcpServers: { everything: everythingTeed } } });
+      await s.nova.waitForStderr("[mcp everything] tee server->nova notifications/tools/list_changed #1");
+      // the first listing and the one the notification asked for, in either order; the second comes after it
+      await s.nova.waitForStderr("[mcp everything] tee nova->server tools/list #2");
+      expect(s.nova.stderr.indexOf("tools/list #2")).toBeGreaterThan(s.nova.stderr.indexOf("notifications/tools/list_changed #1"));
+      await s.nova.request({ type: "get_state" });
+      const servers = (await s.nova.request({ type: "get_mcp_servers" })).data.servers;
+      // its task-only tool (simulate-research-query) needs task-augmented calls, which nova does not make
+      expect(servers[0].tools).toContain("mcp__everything__echo");
+      expect(servers[0].tools).not.toContain("mcp__everything__simulate-research-query");
     },
     SLOW,
   );
