@@ -94,6 +94,25 @@ describe("servers from the config", () => {
   );
 
   test(
+    "abort during server-everything's long-running operation sends it notifications/cancelled and ends the call as aborted",
+    async () => {
+      const s = await open({ extra: { mcpServers: { everything: everythingTeed } } });
+      await statusOf(s.nova, "everything", "connected");
+      s.server.enqueue(s.f.toolCalls([{ id: "l1", name: "mcp__everything__trigger-long-running-operation", args: { duration: 60, steps: 60 } }]));
+      const from = s.nova.frames.length;
+      await s.nova.request({ type: "prompt", message: "long" });
+      await s.nova.waitFor((f) => f.type === "tool_execution_update" && f.toolCallId === "l1", from);
+      await s.nova.request({ type: "abort" });
+      const end = await s.nova.waitFor((f) => f.type === "tool_execution_end", from);
+      expect(end).toMatchObject({ toolCallId: "l1", isError: true });
+      expect(end.result.content[0].text).toContain("aborted");
+      await s.nova.waitFor((f) => f.type === "agent_settled", from);
+      await s.nova.waitForStderr("[mcp everything] tee nova->server notifications/cancelled #1");
+    },
+    SLOW,
+  );
+
+  test(
     "a call that outlives callTimeoutMs ends with a clear error",
     async () => {
       const s = await open({ extra: { mcpServers: { fx: fixture("changing") }, mcp: { callTimeoutMs: 300 } } });
@@ -281,6 +300,7 @@ describe("servers over HTTP", () => {
             { id: "h1", name: "mcp__web__echo", args: { message: "over http" } },
             { id: "h2", name: "mcp__web__get-tiny-image", args: {} },
             { id: "h3", name: "mcp__web__trigger-long-running-operation", args: { duration: 0.4, steps: 2 } },
+            { id: "h4", name: "mcp__web__get-sum", args: { a: "one", b: 2 } },
           ]),
           s.f.text("ok"),
         );
@@ -288,6 +308,7 @@ describe("servers over HTTP", () => {
         expect(toolEnd(frames, "h1").result.content).toEqual([{ type: "text", text: "Echo: over http" }]);
         expect(toolEnd(frames, "h2").result.content[1].type).toBe("image");
         expect(frames.filter((f) => f.type === "tool_execution_update" && f.toolCallId === "h3").length).toBeGreaterThanOrEqual(1);
+        expect(toolEnd(frames, "h4").isError).toBe(true);
       } finally {
         await http.stop();
       }
