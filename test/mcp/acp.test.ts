@@ -87,6 +87,21 @@ test(
 );
 
 test(
+  "session/load connects the servers it hands over for the loaded session",
+  async () => {
+    n = await startAcp();
+    await n.initialize();
+    const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+    await n.conn.loadSession({ sessionId, cwd: n.cwd, mcpServers: [{ name: "everything", command: everythingStdio.command, args: everythingStdio.args, env: [] }] });
+    await n.client.waitForExtension("_nova/mcp_server_status", (p) => p.sessionId === sessionId && p.name === "everything" && p.status === "connected");
+    n.server.enqueue(f.toolCalls([{ id: "l1", name: "mcp__everything__echo", args: { message: "after load" } }]), f.text("done"));
+    await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "echo" }] });
+    expect(JSON.stringify(n.client.toolUpdates("l1").at(-1)!.content)).toContain("Echo: after load");
+  },
+  SLOW,
+);
+
+test(
   "a malformed server in session/new is refused naming it",
   async () => {
     n = await startAcp();
