@@ -63,7 +63,8 @@ async function measure(cmd: string[], input: string | undefined, done: string): 
   const run: Run = { ms: performance.now() - start, cpuMs: cpuMs(proc.pid) - cpu0, bytes };
   if (input !== undefined) {
     await until('"agent_settled"');
-    Bun.gc(true);
+    // idle: a moment after the prompt settled (nova collects its garbage once idle, wire/idle-collect.ts)
+    await Bun.sleep(600);
     run.idleRssKb = rssKb(proc.pid);
   }
   proc.stdin.end();

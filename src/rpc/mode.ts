@@ -18,6 +18,7 @@ import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
 import { runMode } from "../wire/lifecycle.ts";
 import type { FrameWriter } from "../wire/writer.ts";
+import { collectWhenIdle } from "../wire/idle-collect.ts";
 
 export async function runRpcMode(
   sessionOptions: SessionOptions,
@@ -59,6 +60,7 @@ export async function runRpcMode(
   conversations.onEvent((event) => {
     writer.send(toFrame(event, snapshots));
     signals(event);
+    if (event.type === "agent_settled") collectWhenIdle();
     return writer.drained();
   });
   conversations.onBackgroundSettled((session, aborted) =>
