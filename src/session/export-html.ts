@@ -168,7 +168,7 @@ class Page {
   #diff(diff: string): void {
     this.#parts.push('<pre class="diff">');
     for (const line of diff.split("\n")) {
-      const kind = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
+      const kind = /^(\+\+\+ |--- |@@)/.test(line) ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
       // block spans: a newline between them would show as an empty line
       this.#parts.push(`<span class="${kind}">${this.text(line) || " "}</span>`);
     }
@@ -240,5 +240,6 @@ details.thinking pre{color:var(--muted)}
 .diff span{display:block}
 .diff .add{background:var(--add);color:var(--add-fg)}
 .diff .del{background:var(--del);color:var(--del-fg)}
+.diff .hunk{color:var(--muted)}
 img{max-width:100%;border-radius:4px;margin:6px 0;display:block}
 `;
