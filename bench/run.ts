@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
   "long-session": async () => (await import("./long-session.ts")).benchLongSession(),
+  launcher: async () => (await import("./launcher.ts")).benchLauncher(),
 };
 
 const chosen = process.argv.slice(2);
