@@ -17,6 +17,7 @@ import type { McpTools } from "../mcp/index.ts";
 import type { ToolServices } from "./loop.ts";
 import { selectTools, type ToolSelection } from "./tool-selection.ts";
 import { sessionEnvironment, type SessionFacts } from "./tool-env.ts";
+import type { PermissionChannel, ToolOrigin } from "./permission-gate.ts";
 
 /** What a front end offers every conversation; the core never learns which front end it is. */
 export interface Capabilities {
@@ -30,8 +31,8 @@ export interface Capabilities {
   tools?: () => Tool[];
   /** dialogs a permission prompt may use (permissions.prompt: ui) even where tools may not: plain rpc */
   confirmUi?: HostUi;
-  /** how a flagged command asks the user for permission */
-  askPermission?: PermissionAsker;
+  /** how a permission question reaches the user (ACP: session/request_permission) */
+  askPermission?: PermissionChannel;
 }
 
 export interface ToolboxOptions {
@@ -73,6 +74,13 @@ export class Toolbox {
     const extra = mcp.length === 0 ? host : [...host, ...mcp];
     const task = this.taskAllowed && this.subagents() ? [taskTool] : [];
     return extra.length + task.length === 0 ? this.own : [...this.own, ...task, ...extra];
+  }
+
+  /** Where a tool comes from, for the permission gate. */
+  originOf(tool: Tool): ToolOrigin {
+    if (this.options.host?.tools?.().includes(tool)) return "host";
+    if (this.options.mcp?.tools().some((t) => t.name === tool.name)) return "mcp";
+    return "builtin";
   }
 
   /** What every tool call gets besides its arguments. */

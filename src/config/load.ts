@@ -41,6 +41,10 @@ export interface Config {
   /** permissions.prompt, when the file sets it */
   permissionPrompt?: ConfigFile["permissions"]["prompt"];
   mcpPermissions: ConfigFile["permissions"]["mcp"];
+  /** permissions.files: protected patterns and allow/deny path rules for write/edit */
+  filePermissions: ConfigFile["permissions"]["files"];
+  /** permissions.tools: allow/deny rules by tool name (host tools and any other) */
+  toolPermissions: ConfigFile["permissions"]["tools"];
   mcpServers: Record<string, McpServerSpec>;
   mcp: ConfigFile["mcp"];
   /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
@@ -287,6 +291,8 @@ function build(
     permissions: file.permissions.bash,
     permissionPrompt: file.permissions.prompt,
     mcpPermissions: file.permissions.mcp,
+    filePermissions: file.permissions.files,
+    toolPermissions: file.permissions.tools,
     mcpServers: file.mcpServers,
     mcp: file.mcp,
     permissionMode: file.permissions.mode,

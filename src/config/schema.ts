@@ -48,6 +48,10 @@ const checkpointDefaults = { enabled: true, maxFileBytes: 10 * 1024 * 1024, maxF
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
 const mcpRules = { allow: [], deny: [] };
+/** write/edit targets that ask even inside the cwd (docs/permissions.md); nova's own config and auth files are always added */
+export const DEFAULT_PROTECTED = [".git/**", ".env*", "**/.ssh/**"];
+const fileRules = { protected: DEFAULT_PROTECTED, allow: [], deny: [] };
+const toolRules = { allow: [], deny: [] };
 
 const stringMap = () => z.optional(z.record(z.string(), z.string()));
 
@@ -97,11 +101,13 @@ export const configSchema = z.strictObject({
     z.strictObject({
       bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
       mcp: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), mcpRules),
+      files: z._default(z.strictObject({ protected: z._default(z.array(z.string()), DEFAULT_PROTECTED), allow: ruleList(), deny: ruleList() }), fileRules),
+      tools: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), toolRules),
       mode: z._default(z.enum(permissionModes), "default"),
       env: z._default(z.strictObject({ pass: ruleList() }), { pass: [] }),
       prompt: z.optional(z.enum(permissionPrompts)),
     }),
-    { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
+    { bash: bashRules, mcp: mcpRules, files: fileRules, tools: toolRules, mode: "default", env: { pass: [] } },
   ),
   /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
   mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),

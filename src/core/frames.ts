@@ -4,7 +4,7 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
-import { thinkingLevels, todoStatuses } from "./enums.ts";
+import { permissionKinds, permissionModes, thinkingLevels, todoStatuses } from "./enums.ts";
 
 export function frameSchemas() {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
@@ -117,7 +117,21 @@ export function frameSchemas() {
     tool_execution_start: event("tool_execution_start", { toolCallId: z.string(), toolName: z.string(), args }),
     tool_execution_update: event("tool_execution_update", { toolCallId: z.string(), toolName: z.string(), args, partialResult: toolResult }),
     tool_execution_end: event("tool_execution_end", { toolCallId: z.string(), toolName: z.string(), result: toolResult, isError: z.boolean(), durationMs: z.number().optional() }),
-    permission_request: event("permission_request", { requestId: z.number(), toolName: z.string(), command: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+    permission_request: event("permission_request", {
+      requestId: z.number(),
+      toolName: z.string(),
+      command: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      toolCallId: z.string().optional(),
+      kind: z.enum(permissionKinds),
+      agentId: z.string().optional(),
+      reason: z.string().optional(),
+      path: z.string().optional(),
+      diff: z.string().optional(),
+      options: z.array(z.enum(["allow_once", "allow_always", "reject"])),
+    }),
+    permission_cancelled: event("permission_cancelled", { requestId: z.number(), reason: z.enum(["aborted", "host_gone"]) }),
+    permission_mode_changed: event("permission_mode_changed", { mode: z.enum(permissionModes) }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),

@@ -4,7 +4,7 @@
  * generated from them, so the docs, the validator and the code cannot drift.
  */
 import { z } from "zod";
-import { permissionModes, thinkingLevels, todoStatuses } from "../core/enums.ts";
+import { permissionModes, rememberScopes, thinkingLevels, todoStatuses } from "../core/enums.ts";
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({ id: z.string().optional(), type: z.literal(type), ...shape });
@@ -38,6 +38,7 @@ const commandBuilders = {
     command("permission_response", {
       requestId: z.union([z.string(), z.number()]),
       approved: z.boolean(),
+      remember: z.enum(rememberScopes).optional(),
     }),
   new_session: () => command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
   clear_queue: () => command("clear_queue", {}),
@@ -64,6 +65,7 @@ const commandBuilders = {
           label: z.string().optional(),
           description: z.string(),
           parameters: z.record(z.string(), z.unknown()),
+          mutating: z.boolean().optional(),
         }),
       ),
     }),
