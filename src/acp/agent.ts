@@ -27,6 +27,7 @@ import {
   revertParams,
   setConfigOptionParams,
   setModelParams,
+  setModeParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
 import { createMcp, type McpHub } from "../mcp/index.ts";
@@ -81,6 +82,11 @@ export class AcpAgent {
           return {};
         },
         "session/set_config_option": async (p) => this.setConfigOption(p),
+        "session/set_mode": async (p) => {
+          const params = parseParams("session/set_mode", setModeParams, p);
+          this.session(params.sessionId).setMode(params.modeId);
+          return {};
+        },
         // nova's extension methods: ACP names them with a leading underscore; the bare name is accepted too
         ...extension("nova/checkpoints", (p) => this.session(parseParams("_nova/checkpoints", checkpointsParams, p).sessionId).core.checkpoints.list()),
         ...extension("nova/revert", (p) => {
@@ -164,7 +170,7 @@ export class AcpAgent {
     session.core.store.writeNow();
     this.sessions.set(session.id, session);
     setImmediate(() => session.advertiseCommands());
-    return { sessionId: session.id, configOptions: configOptions(session.core) };
+    return { sessionId: session.id, configOptions: configOptions(session.core), modes: session.modes() };
   }
 
   private async loadSession(p: unknown) {
@@ -186,7 +192,7 @@ export class AcpAgent {
     await this.mcp.setServers("acp", servers, params.sessionId);
     session.replay(session.core.messages());
     setImmediate(() => session.advertiseCommands());
-    return { configOptions: configOptions(session.core) };
+    return { configOptions: configOptions(session.core), modes: session.modes() };
   }
 
   private async listSessions(p: unknown) {

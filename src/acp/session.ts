@@ -14,7 +14,9 @@ import type { AskedQuestion, PermissionChannel } from "../agent/permission-gate.
 import { PermissionWithdrawn, type PermissionAnswer } from "../agent/permission-requests.ts";
 import { HOST_GONE, HostGone } from "../host/pending.ts";
 import type { Connection } from "./connection.ts";
-import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_REQUEST, RpcError } from "./errors.ts";
+import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcError } from "./errors.ts";
+import { permissionModes } from "../core/enums.ts";
+import { MODE_DESCRIPTIONS } from "../agent/permission-mode.ts";
 import type { ContentBlock } from "./params.ts";
 import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
@@ -112,6 +114,21 @@ export class AcpSession {
     return { stopReason: turn.cancelled ? "cancelled" : "end_turn", usage: promptUsage([]) };
   }
 
+  /** The permission modes as ACP session modes (session/new, session/load). */
+  modes(): { availableModes: { id: string; name: string; description: string }[]; currentModeId: string } {
+    return {
+      availableModes: permissionModes.map((id) => ({ id, ...MODE_DESCRIPTIONS[id] })),
+      currentModeId: this.core.permissionMode,
+    };
+  }
+
+  /** session/set_mode: an unknown mode is -32602 naming it; the change is announced as current_mode_update. */
+  setMode(modeId: string): void {
+    const mode = permissionModes.find((m) => m === modeId);
+    if (!mode) throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_mode: modeId ${JSON.stringify(modeId)} is not one of ${permissionModes.join(", ")}`);
+    this.core.permissionMode = mode;
+  }
+
   advertiseCommands(): void {
     const prompts = (this.core.options.mcp?.commands() ?? []).map((c) => ({
       name: c.name,
@@ -168,6 +185,8 @@ export class AcpSession {
         return this.update({ sessionUpdate: "plan", entries: planEntries(event.phases) });
       case "agent_settled":
         return this.settle();
+      case "permission_mode_changed":
+        return this.update({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
     }
   }
 

@@ -106,6 +106,7 @@ const commandBuilders = {
   set_auto_compaction: () => command("set_auto_compaction", { enabled: z.boolean() }),
   set_auto_retry: () => command("set_auto_retry", { enabled: z.boolean() }),
   set_permission_mode: () => command("set_permission_mode", { mode: z.enum(permissionModes) }),
+  set_tools: () => command("set_tools", { enabled: z.array(z.string()).optional(), disabled: z.array(z.string()).optional() }),
   abort_retry: () => command("abort_retry", {}),
   // bash
   bash: () => command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),
