@@ -66,6 +66,8 @@ export type AgentEvent =
     }
   | { type: "permission_cancelled"; requestId: number; reason: "aborted" | "host_gone" }
   | { type: "permission_mode_changed"; mode: PermissionMode }
+  | { type: "hook_failed"; hookEvent: string; command: string; error: string; exitCode?: number | null; timedOut: boolean }
+  | { type: "prompt_blocked"; reason: string }
   | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }

@@ -22,7 +22,7 @@ export interface ModelCall {
 }
 
 /** The gate's word on one call. */
-export type GateVerdict = { refused: string; details?: unknown } | { args: Record<string, unknown> };
+export type GateVerdict = { refused: string; details?: unknown } | { args: Record<string, unknown>; approved?: boolean };
 
 /** What a tool gets besides its arguments, the turn's signal and its update callback. */
 export type ToolServices = Omit<ToolContext, "signal" | "onUpdate" | "toolCallId">;
@@ -48,8 +48,8 @@ export interface LoopHooks {
   interrupts?(): boolean;
   /** queued follow-ups, delivered when the run would stop */
   followUp?(): UserMessage[];
-  /** messages that keep the run going when it would stop (todo reminders) */
-  beforeStop?(): UserMessage[];
+  /** messages that keep the run going when it would stop (todo reminders, Stop hooks) */
+  beforeStop?(): UserMessage[] | Promise<UserMessage[]>;
   /** the permission gate (and PreToolUse hooks): refuses a call with the text the model sees, or gives the arguments to run it with */
   gate?(tool: Tool, args: Record<string, unknown>, toolCallId: string, signal: AbortSignal): Promise<GateVerdict>;
   /** after a tool ran (PostToolUse hooks): may add to the result the model sees */
@@ -104,7 +104,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
       if (steering.length > 0) pending = steering;
       else if (toolResults.length > 0) continue;
       else pending = hooks.followUp?.() ?? [];
-      if (pending.length === 0) pending = hooks.beforeStop?.() ?? [];
+      if (pending.length === 0) pending = (await hooks.beforeStop?.()) ?? [];
       if (pending.length === 0) break;
     }
   } catch (error) {

@@ -43,6 +43,10 @@ export interface CallFacts {
   agentId?: string;
   /** the path is served by the host (a URI scheme it registered), not the disk */
   hostPath?(path: string): boolean;
+  /** a PreToolUse hook allowed the call: nothing asks (deny rules and plan mode still hold) */
+  allow?: boolean;
+  /** a PreToolUse hook wants the user asked, for this reason */
+  ask?: string;
 }
 
 /** Where an answer to remember always is saved, per kind. */
@@ -73,65 +77,92 @@ export class PermissionGate {
     return (question, signal) => this.ask(agentId ? { ...question, agentId } : question, signal);
   }
 
-  /** Decides one call before it runs: a refusal the model sees as the tool's error, or undefined to run it. */
-  async check(tool: Tool, args: Record<string, unknown>, facts: CallFacts, signal: AbortSignal): Promise<string | undefined> {
+  /**
+   * Decides one call before it runs: a refusal the model sees as the tool's
+   * error, or go on; `approved` when the user (or a hook) already said yes, so
+   * the tool's own question is not asked again.
+   */
+  async check(tool: Tool, args: Record<string, unknown>, facts: CallFacts, signal: AbortSignal): Promise<{ refused: string } | { approved: boolean }> {
     const { toolPermissions } = this.options.config;
     const denied = toolPermissions.deny.find((rule) => matcher(rule)(tool.name));
-    if (denied) return `${tool.name}: not run: blocked by the deny rule "${denied}" in permissions.tools`;
+    if (denied) return { refused: `${tool.name}: not run: blocked by the deny rule "${denied}" in permissions.tools` };
     if (this.mode === "plan") {
       const refusal = planRefusal(tool, args, facts.origin);
-      if (refusal) return refusal;
+      if (refusal) return { refused: refusal };
     }
-    if (facts.origin === "builtin" && (tool.name === "write" || tool.name === "edit")) return this.checkFile(tool.name, args, facts, signal);
-    if (facts.origin === "host" && tool.mutating === true && !toolPermissions.allow.some((rule) => matcher(rule)(tool.name))) {
-      const shown = JSON.stringify(args);
-      const question: AskedQuestion = {
-        toolName: tool.name,
-        kind: "host",
-        command: `${tool.name} ${shown.length > 500 ? `${shown.slice(0, 500)}…` : shown}`,
-        reason: "the host marked this tool as mutating",
-        arguments: args,
-        toolCallId: facts.toolCallId,
-        ...(facts.agentId ? { agentId: facts.agentId } : {}),
-      };
-      if (!(await this.ask(question, signal))) return `${tool.name}: permission denied by the user; it was not run`;
-    }
-    return undefined;
+    const file = facts.origin === "builtin" && (tool.name === "write" || tool.name === "edit") ? this.fileFacts(tool.name, args, facts) : undefined;
+    if (file?.refused !== undefined) return { refused: file.refused };
+    if (facts.allow) return { approved: true };
+    const reason = facts.ask ?? file?.reason ?? this.hostReason(tool, facts);
+    if (!reason) return { approved: false };
+    const question = file ? file.question(reason) : this.toolQuestion(tool, args, facts, reason);
+    const approved = await this.ask(question, signal, file?.diff);
+    if (approved) return { approved: true };
+    return {
+      refused: file
+        ? `${tool.name}: permission denied by the user (${file.path} was flagged because ${reason}); nothing was written`
+        : `${tool.name}: permission denied by the user; it was not run`,
+    };
   }
 
-  private async checkFile(name: "write" | "edit", args: Record<string, unknown>, facts: CallFacts, signal: AbortSignal): Promise<string | undefined> {
+  private hostReason(tool: Tool, facts: CallFacts): string | undefined {
+    if (facts.origin !== "host" || tool.mutating !== true) return undefined;
+    return this.options.config.toolPermissions.allow.some((rule) => matcher(rule)(tool.name)) ? undefined : "the host marked this tool as mutating";
+  }
+
+  /** The question about a call that is not a file change (a host tool, or a call a hook wants asked about). */
+  private toolQuestion(tool: Tool, args: Record<string, unknown>, facts: CallFacts, reason: string): AskedQuestion {
+    const shown = JSON.stringify(args);
+    const bash = facts.origin === "builtin" && tool.name === "bash" && typeof args.command === "string";
+    const kind: PermissionKind = bash ? "bash" : facts.origin === "mcp" ? "mcp" : "host";
+    return {
+      toolName: tool.name,
+      kind,
+      command: bash ? (args.command as string) : `${tool.name} ${shown.length > 500 ? `${shown.slice(0, 500)}…` : shown}`,
+      reason,
+      ...(bash ? {} : { arguments: args }),
+      toolCallId: facts.toolCallId,
+      ...(facts.agentId ? { agentId: facts.agentId } : {}),
+    };
+  }
+
+  /** A write/edit's target: refused by a deny rule, or why it would ask (if it would), and how to ask. */
+  private fileFacts(name: "write" | "edit", args: Record<string, unknown>, facts: CallFacts) {
     if (typeof args.path !== "string" || facts.hostPath?.(args.path)) return undefined;
     const shown = args.path;
     const target = fileTarget(this.options.cwd, shown);
     const rules = this.options.config.filePermissions;
     const denied = protectedBy(target.path, rules.deny);
-    if (denied) return `${name}: not run: ${target.path} matches the deny rule "${denied}" in permissions.files`;
-    if (protectedBy(target.path, rules.allow)) return undefined;
-    if (this.mode === "acceptEdits" && target.inside) return undefined;
+    if (denied) return { refused: `${name}: not run: ${target.path} matches the deny rule "${denied}" in permissions.files` };
     const own = this.ownFiles.includes(target.path);
     const pattern = own ? undefined : protectedBy(target.path, rules.protected);
-    const reason = own
-      ? "it is nova's own config or auth file"
-      : !target.inside
-        ? `it writes outside the working folder (${target.path})`
-        : pattern
-          ? `it matches the protected pattern "${pattern}"`
-          : undefined;
-    if (!reason) return undefined;
-    const question: AskedQuestion = {
-      toolName: name,
-      kind: name,
-      command: `${name} ${target.path}`,
-      reason,
-      toolCallId: facts.toolCallId,
+    const unasked = protectedBy(target.path, rules.allow) !== undefined || (this.mode === "acceptEdits" && target.inside);
+    const reason = unasked
+      ? undefined
+      : own
+        ? "it is nova's own config or auth file"
+        : !target.inside
+          ? `it writes outside the working folder (${target.path})`
+          : pattern
+            ? `it matches the protected pattern "${pattern}"`
+            : undefined;
+    return {
       path: target.path,
-      ...(facts.agentId ? { agentId: facts.agentId } : {}),
+      reason,
+      question: (why: string): AskedQuestion => ({
+        toolName: name,
+        kind: name,
+        command: `${name} ${target.path}`,
+        reason: why,
+        toolCallId: facts.toolCallId,
+        path: target.path,
+        ...(facts.agentId ? { agentId: facts.agentId } : {}),
+      }),
+      diff: () => {
+        const diff = changeDiff(name, args, target.path, shown);
+        return diff === undefined ? {} : { diff };
+      },
     };
-    const approved = await this.ask(question, signal, () => {
-      const diff = changeDiff(name, args, target.path, shown);
-      return diff === undefined ? {} : { diff };
-    });
-    return approved ? undefined : `${name}: permission denied by the user (${target.path} was flagged because ${reason}); nothing was written`;
   }
 
   /** Mode, remembered answers, then the channel; a withdrawn question fails as cancelled before an answer. */

@@ -33,6 +33,7 @@ import { UserBash } from "./user-bash.ts";
 import { SessionFiles } from "./session-files.ts";
 import { TodoReminders } from "./todo-reminders.ts";
 import { permissionChannel } from "./permission-prompt.ts";
+import { SessionHooks } from "./session-hooks.ts";
 
 export type { QueueMode, Capabilities, SessionOptions };
 export type InterruptMode = "immediate" | "wait";
@@ -84,6 +85,8 @@ export class AgentSession {
   readonly permissionGate: PermissionGate;
   private readonly compactor: Compactor;
   readonly checkpoints: SessionCheckpoints;
+  /** the config's hooks; undefined (and never loaded) without any */
+  private readonly hooks: SessionHooks | undefined;
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -115,6 +118,19 @@ export class AgentSession {
     this.compactor = new Compactor(this);
     this.checkpoints = new SessionCheckpoints(this);
     this.reminders = new TodoReminders(this.todos, this.sink.emit);
+    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
+    this.hooks = SessionHooks.create(
+      config.hooks,
+      {
+        cwd: options.cwd,
+        sessionId: () => this.store.sessionId,
+        transcriptPath: () => this.store.path,
+        mode: () => this.permissionMode,
+        sandbox,
+        emit: this.sink.emit,
+      },
+      !options.depth,
+    );
     this.prompts = new PromptBuilder({
       cwd: options.cwd,
       novaHome: config.novaHome,
@@ -317,13 +333,19 @@ export class AgentSession {
         steering: () => queues.takeSteering(),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
-        beforeStop: () => this.reminders.beforeStop(),
-        gate: async (tool, args, toolCallId, signal) => {
-          const hostPath = (path: string) => options.host?.uris?.schemeOf(path) !== undefined;
-          const facts = { toolCallId, origin: this.toolbox.originOf(tool), agentId: options.agentId, hostPath };
-          const refused = await this.permissionGate.check(tool, args, facts, signal);
-          return refused === undefined ? { args } : { refused };
+        beforeStop: () => {
+          const reminders = this.reminders.beforeStop();
+          return reminders.length > 0 || !this.hooks ? reminders : this.hooks.beforeStop();
         },
+        gate: async (tool, args, toolCallId, signal) => {
+          const hook = this.hooks ? await this.hooks.preToolUse(tool, args, toolCallId) : { args };
+          if (hook.refused) return { refused: hook.refused };
+          const hostPath = (path: string) => options.host?.uris?.schemeOf(path) !== undefined;
+          const facts = { toolCallId, origin: this.toolbox.originOf(tool), agentId: options.agentId, hostPath, allow: hook.allow, ask: hook.ask };
+          const verdict = await this.permissionGate.check(tool, hook.args, facts, signal);
+          return "refused" in verdict ? verdict : { args: hook.args, approved: verdict.approved };
+        },
+        ...(this.hooks ? { afterTool: this.hooks.postToolUse.bind(this.hooks) } : {}),
         beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
         afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: async (signal) => {
@@ -360,7 +382,19 @@ export class AgentSession {
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
-    run.done = new Promise((resolve) => setImmediate(resolve)).then(() => runLoop(this.loopSeam(), initial, controller.signal)).finally(() => this.afterRun(run));
+    run.done = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.beforeRun(initial))
+      .then((messages) => messages && runLoop(this.loopSeam(), messages, controller.signal))
+      .finally(() => this.afterRun(run));
+  }
+
+  /** SessionStart's context and UserPromptSubmit hooks; undefined when a hook blocked the prompt (no run then). */
+  private async beforeRun(initial: UserMessage[]): Promise<UserMessage[] | undefined> {
+    if (!this.hooks) return initial;
+    const outcome = await this.hooks.beforeRun(initial);
+    if ("messages" in outcome) return outcome.messages;
+    this.sink.emit({ type: "prompt_blocked", reason: outcome.blocked });
+    return undefined;
   }
 
   /** A message queued after the loop's last look starts the next run; otherwise the agent settles. */

@@ -82,11 +82,13 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
     batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult: redactResult(partialResult, batch.redact) });
   };
   let args = call.arguments;
+  let approved = false;
   if (batch.gate) {
     try {
       const verdict = await batch.gate(tool, args, call.id, signal);
       if ("refused" in verdict) return { ...errorResult(verdict.refused), details: verdict.details ?? { permissionDenied: true } };
       args = verdict.args;
+      approved = verdict.approved === true;
     } catch (error) {
       if (error instanceof ToolError) return { ...errorResult(error.message), details: error.details };
       return errorResult(`Tool call was not run: its permission check failed: ${(error as Error)?.message ?? String(error)}`);
@@ -97,9 +99,9 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
   } catch (error) {
     process.stderr.write(`nova: before ${call.name}: ${(error as Error)?.message ?? String(error)}\n`);
   }
-  // a tool's own question (bash, MCP) names the call it is about
+  // a tool's own question (bash, MCP) names the call it is about; one the gate already had answered is not asked again
   const ask = batch.services.askPermission;
-  const askPermission: typeof ask = ask && ((question, s) => ask({ toolCallId: call.id, ...question }, s));
+  const askPermission: typeof ask = approved ? async () => true : ask && ((question, s) => ask({ toolCallId: call.id, ...question }, s));
   try {
     const result = await tool.execute(args, { ...batch.services, askPermission, signal, onUpdate, toolCallId: call.id });
     const settled = signal.aborted && !result.isError ? { ...result, isError: false } : result;

@@ -45,6 +45,8 @@ export interface Config {
   filePermissions: ConfigFile["permissions"]["files"];
   /** permissions.tools: allow/deny rules by tool name (host tools and any other) */
   toolPermissions: ConfigFile["permissions"]["tools"];
+  /** hooks, when the file has any */
+  hooks?: ConfigFile["hooks"];
   mcpServers: Record<string, McpServerSpec>;
   mcp: ConfigFile["mcp"];
   /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
@@ -293,6 +295,7 @@ function build(
     mcpPermissions: file.permissions.mcp,
     filePermissions: file.permissions.files,
     toolPermissions: file.permissions.tools,
+    hooks: file.hooks,
     mcpServers: file.mcpServers,
     mcp: file.mcp,
     permissionMode: file.permissions.mode,

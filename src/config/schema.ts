@@ -93,7 +93,17 @@ export const mcpServerName = () => z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/,
 
 const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 
+/** Claude Code's command hooks (docs/permissions.md#hooks). */
+export const hookEvents = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
+const hookMatcher = z.strictObject({
+  matcher: z.optional(z.string()),
+  hooks: z.array(z.strictObject({ type: z.literal("command"), command: z.string().check(z.minLength(1)), timeout: z.optional(z.number().check(z.positive())) })),
+});
+export type HookSettings = Partial<Record<(typeof hookEvents)[number], z.infer<typeof hookMatcher>[]>>;
+
 export const configSchema = z.strictObject({
+  /** Claude-Code-compatible command hooks; absent: nothing about hooks is loaded */
+  hooks: z.optional(z.partialRecord(z.enum(hookEvents), z.array(hookMatcher))),
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),

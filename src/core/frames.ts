@@ -132,6 +132,8 @@ export function frameSchemas() {
     }),
     permission_cancelled: event("permission_cancelled", { requestId: z.number(), reason: z.enum(["aborted", "host_gone"]) }),
     permission_mode_changed: event("permission_mode_changed", { mode: z.enum(permissionModes) }),
+    hook_failed: event("hook_failed", { hookEvent: z.string(), command: z.string(), error: z.string(), exitCode: z.number().nullable().optional(), timedOut: z.boolean() }),
+    prompt_blocked: event("prompt_blocked", { reason: z.string() }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),
