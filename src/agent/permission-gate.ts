@@ -13,7 +13,7 @@ import { matcher } from "../core/patterns.ts";
 import { authPath } from "../config/auth.ts";
 import { configPath, type Config } from "../config/load.ts";
 import { addConfigRule } from "../config/remember.ts";
-import { HOST_GONE, HostGone } from "../host/pending.ts";
+import { HostGone } from "../host/pending.ts";
 import { readOnlyCommand } from "../tools/read-only.ts";
 import { ToolError, type PermissionAsker, type PermissionQuestion, type Tool } from "../tools/types.ts";
 import { changeDiff, fileTarget, protectedBy } from "./permission-files.ts";
@@ -181,7 +181,8 @@ export class PermissionGate {
       answer = await this.options.channel({ ...asked, kind, ...details?.() }, signal);
     } catch (error) {
       if (error instanceof PermissionWithdrawn) throw cancelled(question, error.message);
-      if (error instanceof HostGone) throw cancelled(question, HOST_GONE);
+      // never asked (the host was gone already): the tool says so in its own words
+      if (error instanceof HostGone) throw notAsked(question, error.message);
       if (signal.aborted) throw cancelled(question, "the turn was aborted");
       throw error;
     }
@@ -233,6 +234,12 @@ function ruleValue(kind: PermissionKind, question: PermissionQuestion): string {
 
 function cancelled(question: PermissionQuestion, why: string): ToolError {
   return new ToolError(`${question.toolName}: not run: the permission request was cancelled before an answer (${why})`, { permissionCancelled: true });
+}
+
+function notAsked(question: PermissionQuestion, why: string): ToolError {
+  const flagged = question.reason ? ` (${question.reason})` : "";
+  const what = question.kind === "bash" || (!question.kind && !question.arguments) ? "this command" : "this call";
+  return new ToolError(`${question.toolName}: ${what} needs the user's approval${flagged}, but ${why}; it was not run`, { permissionCancelled: true });
 }
 
 function dontAsk(question: PermissionQuestion, kind: PermissionKind): ToolError {

@@ -4,7 +4,8 @@
  * withdrawn with `permission_cancelled`: an abort (reason `aborted`) or the
  * host going away (stdin closed, reason `host_gone`); either way the asker
  * rejects with `PermissionWithdrawn`, so the tool says the call was cancelled
- * before an answer, not denied.
+ * before an answer, not denied. A question that could not even be sent (the
+ * host was gone already) rejects with `HostGone`.
  */
 import type { PermissionKind, RememberScope } from "../core/enums.ts";
 import { HOST_GONE, HostGone, PendingTable } from "../host/pending.ts";
@@ -56,7 +57,9 @@ export class PermissionRequests {
       return await this.table.open(announce, { signal, cancel: (opened) => this.withdraw(opened, "aborted") });
     } catch (error) {
       if (error instanceof HostGone) {
-        if (id !== undefined) this.withdraw(id, "host_gone");
+        // never asked: the host was gone already, so there is nothing to withdraw
+        if (id === undefined) throw error;
+        this.withdraw(id, "host_gone");
         throw new PermissionWithdrawn("host_gone");
       }
       throw new PermissionWithdrawn("aborted");
