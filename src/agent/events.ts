@@ -83,7 +83,7 @@ export type AgentEvent =
   | { type: "thinking_level_changed"; level: ThinkingLevel }
   | { type: "session_info_changed"; name?: string }
   /** output of the host's own `bash` command as it arrives; id is the command's */
-  | { type: "bash_execution_update"; id?: string; delta: string }
+  | { type: "bash_execution_update"; id?: string | number; delta: string }
   | SubagentEvent;
 
 /** What a child agent (the `task` tool) does, reported through its parent's sink at the level the host subscribed to. */
