@@ -27,6 +27,7 @@ import {
   revertParams,
   setConfigOptionParams,
   setModelParams,
+  setModeParams,
 } from "./params.ts";
 import { AcpSession } from "./session.ts";
 import { createMcp, type McpHub } from "../mcp/index.ts";
@@ -85,6 +86,11 @@ export class AcpAgent {
           return {};
         },
         "session/set_config_option": async (p) => this.setConfigOption(p),
+        "session/set_mode": async (p) => {
+          const params = parseParams("session/set_mode", setModeParams, p);
+          this.session(params.sessionId).setMode(params.modeId);
+          return {};
+        },
         // nova's extension methods: ACP names them with a leading underscore; the bare name is accepted too
         ...extension("nova/checkpoints", (p) => this.session(parseParams("_nova/checkpoints", checkpointsParams, p).sessionId).core.checkpoints.list()),
         ...extension("nova/revert", (p) => {
@@ -168,7 +174,7 @@ export class AcpAgent {
     session.core.store.writeNow();
     this.sessions.set(session.id, session);
     setImmediate(() => session.opened());
-    return { sessionId: session.id, configOptions: configOptions(session.core) };
+    return { sessionId: session.id, configOptions: configOptions(session.core), modes: session.modes() };
   }
 
   private async loadSession(p: unknown) {
@@ -190,7 +196,7 @@ export class AcpAgent {
     await this.mcp.setServers("acp", servers, params.sessionId);
     session.replay(session.core.messages());
     setImmediate(() => session.opened());
-    return { configOptions: configOptions(session.core) };
+    return { configOptions: configOptions(session.core), modes: session.modes() };
   }
 
   private async listSessions(p: unknown) {

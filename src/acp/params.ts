@@ -58,6 +58,8 @@ export const revertParams = z.looseObject({
 
 export const setModelParams = z.looseObject({ sessionId, modelId: z.string().min(1) });
 
+export const setModeParams = z.looseObject({ sessionId, modeId: z.string().min(1) });
+
 export const setConfigOptionParams = z.looseObject({ sessionId, configId: z.string(), value: z.union([z.string(), z.boolean()]) });
 
 /** Checks a method's params; throws -32602 naming the first bad field. */

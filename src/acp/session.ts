@@ -9,10 +9,14 @@ import type { AgentSession } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentMessage, AssistantMessage } from "../core/messages.ts";
 import { resolvePath } from "../tools/paths.ts";
-import type { PermissionAsker, ToolResult } from "../tools/types.ts";
+import type { ToolResult } from "../tools/types.ts";
+import type { AskedQuestion, PermissionChannel } from "../agent/permission-gate.ts";
+import { PermissionWithdrawn, type PermissionAnswer } from "../agent/permission-requests.ts";
 import { HOST_GONE, HostGone } from "../host/pending.ts";
 import type { Connection } from "./connection.ts";
-import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_REQUEST, RpcError } from "./errors.ts";
+import { AUTH_REQUIRED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcError } from "./errors.ts";
+import { permissionModes } from "../core/enums.ts";
+import { MODE_DESCRIPTIONS } from "../agent/permission-mode.ts";
 import type { ContentBlock } from "./params.ts";
 import { availableCommands, slashCommand } from "./commands.ts";
 import { promptInput } from "./prompt-content.ts";
@@ -58,8 +62,6 @@ export class AcpSession {
   private turn: Turn | undefined;
   private readonly announced = new Set<string>();
   private tool: RunningTool | undefined;
-  /** commands the user answered with allow_always / reject_always, for this session */
-  private readonly remembered = new Map<string, boolean>();
   private asks = 0;
 
   constructor(
@@ -111,6 +113,21 @@ export class AcpSession {
     }
     if (!turn.cancelled) this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
     return { stopReason: turn.cancelled ? "cancelled" : "end_turn", usage: promptUsage([]) };
+  }
+
+  /** The permission modes as ACP session modes (session/new, session/load). */
+  modes(): { availableModes: { id: string; name: string; description: string }[]; currentModeId: string } {
+    return {
+      availableModes: permissionModes.map((id) => ({ id, ...MODE_DESCRIPTIONS[id] })),
+      currentModeId: this.core.permissionMode,
+    };
+  }
+
+  /** session/set_mode: an unknown mode is -32602 naming it; the change is announced as current_mode_update. */
+  setMode(modeId: string): void {
+    const mode = permissionModes.find((m) => m === modeId);
+    if (!mode) throw new RpcError(INVALID_PARAMS, `Invalid params for session/set_mode: modeId ${JSON.stringify(modeId)} is not one of ${permissionModes.join(", ")}`);
+    this.core.permissionMode = mode;
   }
 
   advertiseCommands(): void {
@@ -180,6 +197,8 @@ export class AcpSession {
         return this.update({ sessionUpdate: "plan", entries: planEntries(event.phases) });
       case "agent_settled":
         return this.settle();
+      case "permission_mode_changed":
+        return this.update({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
     }
   }
 
@@ -226,47 +245,55 @@ export class AcpSession {
   }
 
   /**
-   * The core's permission asker for this session: session/request_permission
-   * straight to the editor. A cancel settles it as rejected at once (a late
-   * answer is still remembered when it says "always"); once the editor is
-   * gone, the question fails with HostGone. An MCP tool's call (it has
-   * `arguments`) is remembered per tool, a bash command per command line.
+   * The core's permission channel for this session: session/request_permission
+   * straight to the editor, with the edit as ACP diff content. "Always"
+   * answers are remembered by the gate for the session. A cancel withdraws
+   * the question at once; once the editor is gone, it fails with HostGone.
    */
-  readonly askPermission: PermissionAsker = async ({ toolName, command, arguments: args }, signal) => {
-    if (signal.aborted) return false;
-    const key = args ? toolName : `${toolName}\u0000${command}`;
-    const remembered = this.remembered.get(key);
-    if (remembered !== undefined) return remembered;
+  readonly askPermission: PermissionChannel = async (question, signal) => {
+    if (signal.aborted) throw new PermissionWithdrawn("aborted");
+    const { toolName, command, arguments: args, kind } = question;
+    const diff = question.path ? this.permissionDiff(question) : [];
     const toolCall: acp.ToolCallUpdate = {
-      toolCallId: this.tool?.id ?? `permission-${++this.asks}`,
-      title: args ? toolName : command,
-      kind: args ? "other" : "execute",
+      toolCallId: question.toolCallId ?? this.tool?.id ?? `permission-${++this.asks}`,
+      title: kind === "write" || kind === "edit" ? `${toolName} ${question.path ?? ""}`.trim() : args ? toolName : command,
+      kind: kind === "bash" ? "execute" : kind === "write" || kind === "edit" ? "edit" : "other",
       status: "pending",
-      rawInput: args ?? { command },
+      rawInput: args ?? (question.path ? { path: question.path } : { command }),
+      ...(diff.length > 0 ? { content: diff } : {}),
+      ...(question.path ? { locations: [{ path: question.path }] } : {}),
     };
-    const asked = this.conn.request(clientRequests.requestPermission, { sessionId: this.id, toolCall, options: [...PERMISSION_OPTIONS] }).then((answer) => {
+    const asked = this.conn.request(clientRequests.requestPermission, { sessionId: this.id, toolCall, options: [...PERMISSION_OPTIONS] }).then((answer): PermissionAnswer => {
+      if (answer?.outcome?.outcome === "cancelled") throw new PermissionWithdrawn("aborted");
       const optionId = answer?.outcome?.outcome === "selected" ? answer.outcome.optionId : undefined;
-      const kind = PERMISSION_OPTIONS.find((o) => o.optionId === optionId)?.kind;
-      const approved = kind === "allow_once" || kind === "allow_always";
-      if (kind === "allow_always" || kind === "reject_always") this.remembered.set(key, approved);
-      return approved;
+      const option = PERMISSION_OPTIONS.find((o) => o.optionId === optionId);
+      const approved = option?.kind === "allow_once" || option?.kind === "allow_always";
+      return option?.kind === "allow_always" || option?.kind === "reject_always" ? { approved, remember: "session" } : { approved };
     });
     let onAbort = () => {};
-    const cancelled = new Promise<boolean>((resolve) => {
-      onAbort = () => resolve(false);
+    const cancelled = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new PermissionWithdrawn("aborted"));
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
       return await Promise.race([asked, cancelled]);
     } catch (error) {
+      if (error instanceof PermissionWithdrawn) throw error;
       if (this.conn.isClosed) throw new HostGone(HOST_GONE);
       process.stderr.write(`nova: acp: permission request for ${JSON.stringify(command)} failed: ${(error as Error).message}\n`);
-      return false;
+      return { approved: false };
     } finally {
       signal.removeEventListener("abort", onAbort);
       asked.catch(() => {});
+      cancelled.catch(() => {});
     }
   };
+
+  /** The change a write or edit would make, as the ACP diff blocks editors render (worked out when the call started). */
+  private permissionDiff(question: AskedQuestion): ToolCallContent[] {
+    const tool = this.tool && (question.toolCallId === undefined || question.toolCallId === this.tool.id) ? this.tool : undefined;
+    return tool?.diffs ?? [];
+  }
 
   private settle(): void {
     // calls the model wrote but that never ran (the stream failed or was cancelled after them)

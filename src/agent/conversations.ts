@@ -170,6 +170,7 @@ export class Conversations {
     next.autoCompaction = old.autoCompaction;
     next.autoRetry = old.autoRetry;
     next.permissionMode = old.permissionMode;
+    next.toolbox.adoptOverrides(old.toolbox.toolOverrides);
     return next;
   }
 

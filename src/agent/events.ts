@@ -3,7 +3,7 @@
  * sink; the rpc and acp layers translate them into their own frames.
  */
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../core/messages.ts";
-import type { ThinkingLevel } from "../core/enums.ts";
+import type { PermissionKind, PermissionMode, ThinkingLevel } from "../core/enums.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
 import type { z } from "zod";
@@ -50,7 +50,24 @@ export type AgentEvent =
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> | string }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: Record<string, unknown> | string; partialResult: ToolResult }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean; durationMs?: number }
-  | { type: "permission_request"; requestId: number; toolName: string; command: string; arguments?: Record<string, unknown>; reason?: string }
+  | {
+      type: "permission_request";
+      requestId: number;
+      toolName: string;
+      command: string;
+      arguments?: Record<string, unknown>;
+      toolCallId?: string;
+      kind: PermissionKind;
+      agentId?: string;
+      reason?: string;
+      path?: string;
+      diff?: string;
+      options: ("allow_once" | "allow_always" | "reject")[];
+    }
+  | { type: "permission_cancelled"; requestId: number; reason: "aborted" | "host_gone" }
+  | { type: "permission_mode_changed"; mode: PermissionMode }
+  | { type: "hook_failed"; hookEvent: string; command: string; error: string; exitCode?: number | null; timedOut: boolean }
+  | { type: "prompt_blocked"; reason: string }
   | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }

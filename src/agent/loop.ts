@@ -9,7 +9,7 @@
 import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
 import type { Emit } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
-import type { Tool, ToolContext } from "../tools/types.ts";
+import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import { MessageAssembler, newAssistantMessage, type Assembled } from "./assemble.ts";
 import { retryDelay, sleep, type RetrySettings } from "./retry.ts";
 import { runToolCalls } from "./tool-runner.ts";
@@ -20,6 +20,9 @@ export interface ModelCall {
   request: ProviderRequest;
   tools: readonly Tool[];
 }
+
+/** The gate's word on one call. */
+export type GateVerdict = { refused: string; details?: unknown } | { args: Record<string, unknown>; approved?: boolean };
 
 /** What a tool gets besides its arguments, the turn's signal and its update callback. */
 export type ToolServices = Omit<ToolContext, "signal" | "onUpdate" | "toolCallId">;
@@ -45,8 +48,12 @@ export interface LoopHooks {
   interrupts?(): boolean;
   /** queued follow-ups, delivered when the run would stop */
   followUp?(): UserMessage[];
-  /** messages that keep the run going when it would stop (todo reminders) */
-  beforeStop?(): UserMessage[];
+  /** messages that keep the run going when it would stop (todo reminders, Stop hooks) */
+  beforeStop?(): UserMessage[] | Promise<UserMessage[]>;
+  /** the permission gate (and PreToolUse hooks): refuses a call with the text the model sees, or gives the arguments to run it with */
+  gate?(tool: Tool, args: Record<string, unknown>, toolCallId: string, signal: AbortSignal): Promise<GateVerdict>;
+  /** after a tool ran (PostToolUse hooks): may add to the result the model sees */
+  afterTool?(tool: Tool, args: Record<string, unknown>, result: ToolResult, toolCallId: string): Promise<ToolResult>;
   /** called before a tool runs (checkpoints record the files before the first one that may change them) */
   beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
   /** called after a message's tool batch, before turn_end (checkpoints record what the batch changed) */
@@ -84,6 +91,8 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
             append: (result, afterSave) => addMessage(seam, result, false, afterSave),
             interrupts: () => hooks.interrupts?.() ?? false,
             redact: (text) => hooks.redact?.(text) ?? text,
+            gate: hooks.gate,
+            afterTool: hooks.afterTool,
             beforeTool: hooks.beforeTool,
             signal,
           });
@@ -95,7 +104,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
       if (steering.length > 0) pending = steering;
       else if (toolResults.length > 0) continue;
       else pending = hooks.followUp?.() ?? [];
-      if (pending.length === 0) pending = hooks.beforeStop?.() ?? [];
+      if (pending.length === 0) pending = (await hooks.beforeStop?.()) ?? [];
       if (pending.length === 0) break;
     }
   } catch (error) {

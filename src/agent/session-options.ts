@@ -3,9 +3,9 @@ import type { Config } from "../config/load.ts";
 import type { ThinkingLevel } from "../core/enums.ts";
 import type { SubagentRunner } from "../host/services.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import type { PermissionAsker } from "../tools/types.ts";
 import type { PermissionPrompt } from "../core/enums.ts";
 import type { PermissionMode } from "./permission-mode.ts";
+import type { PermissionGate } from "./permission-gate.ts";
 import type { ScopedModel } from "./model-scope.ts";
 import type { AgentSession } from "./session.ts";
 import type { ToolboxOptions } from "./toolbox.ts";
@@ -24,8 +24,9 @@ export interface SessionOptions extends ToolboxOptions {
   subagents?: (parent: AgentSession) => SubagentRunner | undefined;
   /** nesting depth of a child agent (0 = the host's own conversation) */
   depth?: number;
-  /** a child agent asks through its parent (already in the parent's permission mode) */
-  permissionAsker?: PermissionAsker;
+  /** a child agent is gated by its parent's gate (the parent's mode and remembered answers), its questions marked with its agentId */
+  permissionGate?: PermissionGate;
+  agentId?: string;
   // ----- from Pi's command line (agent/launch.ts) -----
   /** --models: what cycle_model cycles, each with its optional thinking level */
   modelScope?: ScopedModel[];

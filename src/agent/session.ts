@@ -15,8 +15,9 @@ import { makeRedactor, type SessionStore } from "../session/index.ts";
 import type { AgentEvent, CompactionResult, EventSink } from "./events.ts";
 import { Compactor } from "./compactor.ts";
 import { MessageQueues, userMessage, type QueueMode } from "./queues.ts";
-import { PermissionRequests } from "./permission-requests.ts";
-import { askInMode, type PermissionMode } from "./permission-mode.ts";
+import { PermissionRequests, type PermissionAnswer } from "./permission-requests.ts";
+import { PLAN_MODE_PROMPT, type PermissionMode } from "./permission-mode.ts";
+import { PermissionGate } from "./permission-gate.ts";
 import { CommandError } from "./errors.ts";
 import { contextTokens } from "./tokens.ts";
 import { modelCall } from "./model-call.ts";
@@ -31,7 +32,8 @@ import type { SessionOptions } from "./session-options.ts";
 import { UserBash } from "./user-bash.ts";
 import { SessionFiles } from "./session-files.ts";
 import { TodoReminders } from "./todo-reminders.ts";
-import { permissionAsker } from "./permission-prompt.ts";
+import { permissionChannel } from "./permission-prompt.ts";
+import { SessionHooks } from "./session-hooks.ts";
 
 export type { QueueMode, Capabilities, SessionOptions };
 export type InterruptMode = "immediate" | "wait";
@@ -50,7 +52,7 @@ export class AgentSession {
   interruptMode: InterruptMode = "immediate";
   autoCompaction: boolean;
   autoRetry: boolean;
-  permissionMode: PermissionMode;
+  private mode: PermissionMode;
   readonly todos = new TodoList((phases) => this.sink.emit({ type: "todos_changed", phases }));
   readonly choice: ModelChoice;
   readonly toolbox: Toolbox;
@@ -75,10 +77,16 @@ export class AgentSession {
     },
   };
   readonly queues = new MessageQueues((state) => this.sink.emit({ type: "queue_update", ...state }));
-  private readonly permissions = new PermissionRequests((request) => this.sink.emit({ type: "permission_request", ...request }));
-  private readonly askByMode: PermissionAsker;
+  private readonly permissions = new PermissionRequests(
+    (request) => this.sink.emit({ type: "permission_request", ...request }),
+    (requestId, reason) => this.sink.emit({ type: "permission_cancelled", requestId, reason }),
+  );
+  /** decides every tool call; a child agent shares its parent's */
+  readonly permissionGate: PermissionGate;
   private readonly compactor: Compactor;
   readonly checkpoints: SessionCheckpoints;
+  /** the config's hooks; undefined (and never loaded) without any */
+  private readonly hooks: SessionHooks | undefined;
 
   constructor(readonly options: SessionOptions) {
     const { config } = options;
@@ -86,11 +94,19 @@ export class AgentSession {
     this.choice = new ModelChoice(config, options, { record: (entry) => this.store.append(entry), emit: this.sink.emit, busy });
     this.autoCompaction = config.compaction.enabled;
     this.autoRetry = config.retry.enabled;
-    this.permissionMode = options.permissionMode ?? config.permissionMode;
-    // the front end's own asker (ACP), else permissions.prompt decides how to ask
-    const asker =
-      options.host?.askPermission ?? permissionAsker(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.confirmUi ?? options.host?.ui });
-    this.askByMode = askInMode(() => this.permissionMode, asker);
+    this.mode = options.permissionMode ?? config.permissionMode;
+    // the front end's own channel (ACP), else permissions.prompt decides how to ask
+    const channel =
+      options.host?.askPermission ?? permissionChannel(options.permissionPrompt ?? "request", { request: this.permissions.ask, ui: options.host?.confirmUi ?? options.host?.ui });
+    this.permissionGate =
+      options.permissionGate ??
+      new PermissionGate({
+        cwd: options.cwd,
+        config,
+        mode: () => this.mode,
+        channel,
+        warn: (text) => process.stderr.write(`nova: warning: ${text}\n`),
+      });
     this.toolbox = new Toolbox(options, this.todos, () => options.subagents?.(this));
     this.userBash = new UserBash(
       options.cwd,
@@ -102,6 +118,19 @@ export class AgentSession {
     this.compactor = new Compactor(this);
     this.checkpoints = new SessionCheckpoints(this);
     this.reminders = new TodoReminders(this.todos, this.sink.emit);
+    const sandbox = options.sandbox?.status.active ? options.sandbox : undefined;
+    this.hooks = SessionHooks.create(
+      config.hooks,
+      {
+        cwd: options.cwd,
+        sessionId: () => this.store.sessionId,
+        transcriptPath: () => this.store.path,
+        mode: () => this.permissionMode,
+        sandbox,
+        emit: this.sink.emit,
+      },
+      !options.depth,
+    );
     this.prompts = new PromptBuilder({
       cwd: options.cwd,
       novaHome: config.novaHome,
@@ -168,9 +197,21 @@ export class AgentSession {
     return this.options.cwd;
   }
 
-  /** How tool calls ask for permission: a child agent asks through its parent. */
+  /** How tool calls ask for permission: a child agent asks through its parent's gate, marked with its id. */
   get permissionAsker(): PermissionAsker {
-    return this.options.permissionAsker ?? this.askByMode;
+    return this.permissionGate.asker(this.options.agentId);
+  }
+
+  /** A child agent follows its parent's mode. */
+  get permissionMode(): PermissionMode {
+    return this.options.permissionGate?.mode ?? this.mode;
+  }
+
+  /** Setting a different mode announces it (permission_mode_changed). */
+  set permissionMode(mode: PermissionMode) {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.sink.emit({ type: "permission_mode_changed", mode });
   }
 
   // ----- prompting -----
@@ -208,8 +249,8 @@ export class AgentSession {
     while (this.run) await this.run.done;
   }
 
-  answerPermission(requestId: string | number, approved: boolean): void {
-    this.permissions.answer(requestId, approved);
+  answerPermission(requestId: string | number, answer: PermissionAnswer): void {
+    this.permissions.answer(requestId, answer);
   }
 
   /** stdin closed: nobody can answer a permission request any more; pending and new ones fail with HostGone. */
@@ -251,7 +292,8 @@ export class AgentSession {
   }
 
   async systemPrompt(): Promise<string> {
-    return this.prompts.build(this.tools);
+    const prompt = await this.prompts.build(this.tools);
+    return this.permissionMode === "plan" ? `${prompt}\n\n${PLAN_MODE_PROMPT}` : prompt;
   }
 
   setTodos(phases: TodoPhase[]): TodoPhase[] {
@@ -291,7 +333,19 @@ export class AgentSession {
         steering: () => queues.takeSteering(),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
         followUp: () => queues.takeFollowUp(),
-        beforeStop: () => this.reminders.beforeStop(),
+        beforeStop: () => {
+          const reminders = this.reminders.beforeStop();
+          return reminders.length > 0 || !this.hooks ? reminders : this.hooks.beforeStop();
+        },
+        gate: async (tool, args, toolCallId, signal) => {
+          const hook = this.hooks ? await this.hooks.preToolUse(tool, args, toolCallId) : { args };
+          if (hook.refused) return { refused: hook.refused };
+          const hostPath = (path: string) => options.host?.uris?.schemeOf(path) !== undefined;
+          const facts = { toolCallId, origin: this.toolbox.originOf(tool), agentId: options.agentId, hostPath, allow: hook.allow, ask: hook.ask };
+          const verdict = await this.permissionGate.check(tool, hook.args, facts, signal);
+          return "refused" in verdict ? verdict : { args: hook.args, approved: verdict.approved };
+        },
+        ...(this.hooks ? { afterTool: this.hooks.postToolUse.bind(this.hooks) } : {}),
         beforeTool: (tool, args) => this.checkpoints.beforeTool(tool, args),
         afterTools: (message) => this.checkpoints.afterTools(message),
         beforeRequest: async (signal) => {
@@ -328,7 +382,19 @@ export class AgentSession {
     const run: Run = { controller, done: Promise.resolve() };
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
-    run.done = new Promise((resolve) => setImmediate(resolve)).then(() => runLoop(this.loopSeam(), initial, controller.signal)).finally(() => this.afterRun(run));
+    run.done = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.beforeRun(initial))
+      .then((messages) => messages && runLoop(this.loopSeam(), messages, controller.signal))
+      .finally(() => this.afterRun(run));
+  }
+
+  /** SessionStart's context and UserPromptSubmit hooks; undefined when a hook blocked the prompt (no run then). */
+  private async beforeRun(initial: UserMessage[]): Promise<UserMessage[] | undefined> {
+    if (!this.hooks) return initial;
+    const outcome = await this.hooks.beforeRun(initial);
+    if ("messages" in outcome) return outcome.messages;
+    this.sink.emit({ type: "prompt_blocked", reason: outcome.blocked });
+    return undefined;
   }
 
   /** A message queued after the loop's last look starts the next run; otherwise the agent settles. */

@@ -91,7 +91,7 @@ export class Subagents {
     await this.slot(signal);
     try {
       if (signal.aborted) return this.end(child, "aborted", "The sub-agent was cancelled before it started.");
-      const session = this.spawn(parent, depth, request);
+      const session = this.spawn(parent, depth, request, child.agentId);
       child.session = session;
       this.roots.set(session, child.root);
       child.status = "running";
@@ -111,7 +111,7 @@ export class Subagents {
     }
   }
 
-  private spawn(parent: AgentSession, depth: number, request: SubagentRequest): AgentSession {
+  private spawn(parent: AgentSession, depth: number, request: SubagentRequest, agentId: string): AgentSession {
     const parentDir = parent.store.path ? join(parent.store.path, "..") : undefined;
     const options: SessionOptions = {
       ...this.base,
@@ -119,7 +119,8 @@ export class Subagents {
       toolFilter: request.tools ?? DEFAULT_CHILD_TOOLS,
       sessionDir: parentDir ? join(parentDir, "subagents") : undefined,
       noSession: this.base.noSession || !parentDir,
-      permissionAsker: parent.permissionAsker,
+      permissionGate: parent.permissionGate,
+      agentId,
       host: { uris: this.base.host?.uris },
       mcp: parent.options.mcp,
     };

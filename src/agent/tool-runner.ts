@@ -6,7 +6,7 @@
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../core/messages.ts";
 import type { Emit } from "./events.ts";
-import type { ToolServices } from "./loop.ts";
+import type { GateVerdict, ToolServices } from "./loop.ts";
 import { ToolError, type Tool, type ToolResult } from "../tools/types.ts";
 import { redactDeep } from "../session/redact.ts";
 
@@ -21,6 +21,10 @@ export interface ToolBatch {
   interrupts(): boolean;
   /** removes the secrets nova knows from tool output */
   redact: (text: string) => string;
+  /** the permission gate: may refuse a call or change its arguments */
+  gate?(tool: Tool, args: Record<string, unknown>, toolCallId: string, signal: AbortSignal): Promise<GateVerdict>;
+  /** after a tool ran: may add to its result */
+  afterTool?(tool: Tool, args: Record<string, unknown>, result: ToolResult, toolCallId: string): Promise<ToolResult>;
   /** runs before each tool (checkpoints); a failure is logged, the tool still runs */
   beforeTool?(tool: Tool, args: Record<string, unknown>): Promise<void>;
   signal: AbortSignal;
@@ -77,14 +81,31 @@ async function execute(batch: ToolBatch, call: ToolCall): Promise<ToolResult> {
   const onUpdate = (partialResult: ToolResult) => {
     batch.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult: redactResult(partialResult, batch.redact) });
   };
+  let args = call.arguments;
+  let approved = false;
+  if (batch.gate) {
+    try {
+      const verdict = await batch.gate(tool, args, call.id, signal);
+      if ("refused" in verdict) return { ...errorResult(verdict.refused), details: verdict.details ?? { permissionDenied: true } };
+      args = verdict.args;
+      approved = verdict.approved === true;
+    } catch (error) {
+      if (error instanceof ToolError) return { ...errorResult(error.message), details: error.details };
+      return errorResult(`Tool call was not run: its permission check failed: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
   try {
-    await batch.beforeTool?.(tool, call.arguments);
+    await batch.beforeTool?.(tool, args);
   } catch (error) {
     process.stderr.write(`nova: before ${call.name}: ${(error as Error)?.message ?? String(error)}\n`);
   }
+  // a tool's own question (bash, MCP) names the call it is about; one the gate already had answered is not asked again
+  const ask = batch.services.askPermission;
+  const askPermission: typeof ask = approved ? async () => true : ask && ((question, s) => ask({ toolCallId: call.id, ...question }, s));
   try {
-    const result = await tool.execute(call.arguments, { ...batch.services, signal, onUpdate, toolCallId: call.id });
-    return signal.aborted && !result.isError ? { ...result, isError: false } : result;
+    const result = await tool.execute(args, { ...batch.services, askPermission, signal, onUpdate, toolCallId: call.id });
+    const settled = signal.aborted && !result.isError ? { ...result, isError: false } : result;
+    return batch.afterTool ? await batch.afterTool(tool, args, settled, call.id) : settled;
   } catch (error) {
     if (error instanceof ToolError) return { ...errorResult(error.message), details: error.details };
     if (signal.aborted) return errorResult("Tool call was aborted.");

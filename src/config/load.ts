@@ -43,6 +43,12 @@ export interface Config {
   /** permissions.prompt, when the file sets it */
   permissionPrompt?: ConfigFile["permissions"]["prompt"];
   mcpPermissions: ConfigFile["permissions"]["mcp"];
+  /** permissions.files: protected patterns and allow/deny path rules for write/edit */
+  filePermissions: ConfigFile["permissions"]["files"];
+  /** permissions.tools: allow/deny rules by tool name (host tools and any other) */
+  toolPermissions: ConfigFile["permissions"]["tools"];
+  /** hooks, when the file has any */
+  hooks?: ConfigFile["hooks"];
   mcpServers: Record<string, McpServerSpec>;
   mcp: ConfigFile["mcp"];
   /** permissions.mode: what a flagged command does when nothing on the command line says otherwise */
@@ -327,6 +333,9 @@ function build(
     permissions: file.permissions.bash,
     permissionPrompt: file.permissions.prompt,
     mcpPermissions: file.permissions.mcp,
+    filePermissions: file.permissions.files,
+    toolPermissions: file.permissions.tools,
+    hooks: file.hooks,
     mcpServers: file.mcpServers,
     mcp: file.mcp,
     permissionMode: file.permissions.mode,

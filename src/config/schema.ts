@@ -55,10 +55,24 @@ const checkpointDefaults = { enabled: true, maxFileBytes: 10 * 1024 * 1024, maxF
 const ruleList = () => z._default(z.array(z.string()), []);
 const bashRules = { ask: [], allow: [], deny: [] };
 const mcpRules = { allow: [], deny: [] };
+/** write/edit targets that ask even inside the cwd (docs/permissions.md); nova's own config and auth files are always added */
+export const DEFAULT_PROTECTED = [".git/**", ".env*", "**/.ssh/**"];
+const fileRules = { protected: DEFAULT_PROTECTED, allow: [], deny: [] };
+const toolRules = { allow: [], deny: [] };
 
 const mcpSettings = { waitMs: 10000, connectTimeoutMs: 30000, callTimeoutMs: 600000 };
 
+/** Claude Code's command hooks (docs/permissions.md#hooks). */
+export const hookEvents = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
+const hookMatcher = z.strictObject({
+  matcher: z.optional(z.string()),
+  hooks: z.array(z.strictObject({ type: z.literal("command"), command: z.string().check(z.minLength(1)), timeout: z.optional(z.number().check(z.positive())) })),
+});
+export type HookSettings = Partial<Record<(typeof hookEvents)[number], z.infer<typeof hookMatcher>[]>>;
+
 export const configSchema = z.strictObject({
+  /** Claude-Code-compatible command hooks; absent: nothing about hooks is loaded */
+  hooks: z.optional(z.partialRecord(z.enum(hookEvents), z.array(hookMatcher))),
   defaultModel: z.optional(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id"))),
   defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
   providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema), {}),
@@ -66,11 +80,13 @@ export const configSchema = z.strictObject({
     z.strictObject({
       bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
       mcp: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), mcpRules),
+      files: z._default(z.strictObject({ protected: z._default(z.array(z.string()), DEFAULT_PROTECTED), allow: ruleList(), deny: ruleList() }), fileRules),
+      tools: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), toolRules),
       mode: z._default(z.enum(permissionModes), "default"),
       env: z._default(z.strictObject({ pass: ruleList() }), { pass: [] }),
       prompt: z.optional(z.enum(permissionPrompts)),
     }),
-    { bash: bashRules, mcp: mcpRules, mode: "default", env: { pass: [] } },
+    { bash: bashRules, mcp: mcpRules, files: fileRules, tools: toolRules, mode: "default", env: { pass: [] } },
   ),
   /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
   mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),

@@ -15,10 +15,20 @@ export const todoStatuses = ["pending", "in_progress", "completed", "abandoned"]
 export type TodoStatus = (typeof todoStatuses)[number];
 
 /**
- * What happens to a flagged tool call: `default` asks the host, `bypass` runs
- * it (deny rules still hold), `dontAsk` denies whatever would ask.
+ * What happens to a flagged tool call (docs/permissions.md): `default` asks
+ * the host, `acceptEdits` runs write/edit inside the cwd unasked, `plan` runs
+ * nothing that mutates, `bypass` runs it (deny rules still hold), `dontAsk`
+ * denies whatever would ask.
  */
-export const permissionModes = ["default", "bypass", "dontAsk"] as const;
+export const permissionModes = ["default", "acceptEdits", "plan", "bypass", "dontAsk"] as const;
+
+/** What kind of call a permission question is about. */
+export const permissionKinds = ["bash", "write", "edit", "mcp", "host"] as const;
+export type PermissionKind = (typeof permissionKinds)[number];
+
+/** How long an approval (or refusal) given with `remember` lasts. */
+export const rememberScopes = ["session", "always"] as const;
+export type RememberScope = (typeof rememberScopes)[number];
 export type PermissionMode = (typeof permissionModes)[number];
 
 /** How the OS sandbox confines the model's commands (docs/sandbox.md). */

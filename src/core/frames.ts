@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { once } from "./once.ts";
-import { thinkingLevels, todoStatuses } from "./enums.ts";
+import { permissionKinds, permissionModes, thinkingLevels, todoStatuses } from "./enums.ts";
 import { capabilities } from "./protocol.ts";
 
 /** The pieces frames share (messages, usage, todos), built once so every frame refers to the same schema objects. */
@@ -151,8 +151,18 @@ export const frameSchemas = once(() => {
       toolName: z.string(),
       command: z.string(),
       arguments: z.record(z.string(), z.unknown()).optional(),
+      toolCallId: z.string().optional(),
+      kind: z.enum(permissionKinds),
+      agentId: z.string().optional(),
       reason: z.string().optional(),
+      path: z.string().optional(),
+      diff: z.string().optional(),
+      options: z.array(z.enum(["allow_once", "allow_always", "reject"])),
     }),
+    permission_cancelled: event("permission_cancelled", { requestId: z.number(), reason: z.enum(["aborted", "host_gone"]) }),
+    permission_mode_changed: event("permission_mode_changed", { mode: z.enum(permissionModes) }),
+    hook_failed: event("hook_failed", { hookEvent: z.string(), command: z.string(), error: z.string(), exitCode: z.number().nullable().optional(), timedOut: z.boolean() }),
+    prompt_blocked: event("prompt_blocked", { reason: z.string() }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),

@@ -18,6 +18,7 @@ export function mcpTool(server: McpServer, remote: RemoteTool, name: string, rul
     label: remote.title ?? remote.annotations?.title ?? `${server.name}: ${remote.name}`,
     description: remote.description ?? `${remote.name} (from the MCP server ${server.name})`,
     parameters: remote.inputSchema ?? { type: "object", properties: {} },
+    mutating: remote.annotations?.readOnlyHint !== true,
     async execute(args, ctx) {
       try {
         await gate(server, remote, name, args, rules, ctx);
@@ -58,7 +59,7 @@ async function gate(server: McpServer, remote: RemoteTool, name: string, args: R
   if (!ctx.askPermission) throw new McpCallError(`${name}: this MCP tool needs the user's approval, but there is no one to ask here; it was not run`);
   const shown = JSON.stringify(args);
   const command = `${server.name} ${remote.name} ${shown.length > 500 ? `${shown.slice(0, 500)}…` : shown}`;
-  const approved = await ctx.askPermission({ toolName: name, command, arguments: args }, ctx.signal);
+  const approved = await ctx.askPermission({ toolName: name, kind: "mcp", command, arguments: args }, ctx.signal);
   if (!approved) throw new McpCallError(`${name}: permission denied by the user`);
 }
 

@@ -15,7 +15,7 @@ export interface McpResult {
 export interface McpCallContext {
   signal: AbortSignal;
   onUpdate(partial: McpResult): void;
-  askPermission?: (request: { toolName: string; command: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
+  askPermission?: (request: { toolName: string; kind: "mcp"; command: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
 }
 
 export interface McpTool {
@@ -23,6 +23,8 @@ export interface McpTool {
   label: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** false when the server says the tool only reads (readOnlyHint); plan mode refuses the others */
+  mutating: boolean;
   /** a failure the model should see is an `isError` result; only an abort throws */
   execute(args: Record<string, unknown>, ctx: McpCallContext): Promise<McpResult>;
 }

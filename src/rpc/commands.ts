@@ -4,7 +4,7 @@
  * generated from them, so the docs, the validator and the code cannot drift.
  */
 import { z } from "zod";
-import { permissionModes, thinkingLevels, todoStatuses } from "../core/enums.ts";
+import { permissionModes, rememberScopes, thinkingLevels, todoStatuses } from "../core/enums.ts";
 import { requestId } from "../core/frames.ts";
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
@@ -39,6 +39,7 @@ const commandBuilders = {
     command("permission_response", {
       requestId: z.union([z.string(), z.number()]),
       approved: z.boolean(),
+      remember: z.enum(rememberScopes).optional(),
     }),
   new_session: () => command("new_session", { parentSession: z.string().optional(), background: z.boolean().optional() }),
   clear_queue: () => command("clear_queue", {}),
@@ -65,6 +66,7 @@ const commandBuilders = {
           label: z.string().optional(),
           description: z.string(),
           parameters: z.record(z.string(), z.unknown()),
+          mutating: z.boolean().optional(),
         }),
       ),
     }),
@@ -105,6 +107,7 @@ const commandBuilders = {
   set_auto_compaction: () => command("set_auto_compaction", { enabled: z.boolean() }),
   set_auto_retry: () => command("set_auto_retry", { enabled: z.boolean() }),
   set_permission_mode: () => command("set_permission_mode", { mode: z.enum(permissionModes) }),
+  set_tools: () => command("set_tools", { enabled: z.array(z.string()).optional(), disabled: z.array(z.string()).optional() }),
   abort_retry: () => command("abort_retry", {}),
   // bash
   bash: () => command("bash", { command: z.string(), excludeFromContext: z.boolean().optional() }),

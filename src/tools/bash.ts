@@ -74,7 +74,7 @@ async function gate(command: string, rules: PermissionRules, ctx: ToolContext, s
   if (!ctx.askPermission) {
     throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but there is no one to ask here; it was not run`);
   }
-  const approved = await ctx.askPermission({ toolName: "bash", command, reason: check.reason }, ctx.signal).catch((error: unknown) => {
+  const approved = await ctx.askPermission({ toolName: "bash", kind: "bash", command, reason: check.reason, confinable: check.confinable }, ctx.signal).catch((error: unknown) => {
     if (error instanceof HostGone) throw new ToolError(`bash: this command needs the user's approval (${check.reason}), but ${error.message}; it was not run`);
     throw error;
   });

@@ -68,7 +68,12 @@ export const editTool = defineTool({
 
 type Pair = z.infer<ReturnType<typeof pair>>;
 
-function collectEdits(args: z.infer<ReturnType<typeof schema>>): Pair[] {
+/** What an edit call would change, without writing: the replacements in the file's LF text, or a ToolError. */
+export function plannedEdit(args: Record<string, unknown>, text: string, shown: string): Replacement[] {
+  return locate(splitStyle(text).text, collectEdits(schema().parse(args)), shown);
+}
+
+export function collectEdits(args: z.infer<ReturnType<typeof schema>>): Pair[] {
   const single = args.oldText !== undefined || args.newText !== undefined;
   if (single && args.edits) throw new ToolError("edit: give either oldText/newText or edits, not both");
   if (single) {
@@ -81,7 +86,7 @@ function collectEdits(args: z.infer<ReturnType<typeof schema>>): Pair[] {
 }
 
 /** Where each edit applies in the original text, sorted; fails listing every edit that does not match exactly once. */
-function locate(text: string, edits: Pair[], shown: string): Replacement[] {
+export function locate(text: string, edits: Pair[], shown: string): Replacement[] {
   const problems: string[] = [];
   const found: Replacement[] = [];
   edits.forEach((edit, i) => {

@@ -12,6 +12,8 @@ export interface HostToolDefinition {
   label?: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** true: a call changes something, so the permission gate asks first (and plan mode refuses it) */
+  mutating?: boolean;
 }
 
 /** Sends one call to the host and resolves with its result. */
@@ -24,6 +26,7 @@ export function hostTool(definition: HostToolDefinition, caller: HostToolCaller)
     label: definition.label ?? definition.name,
     description: definition.description,
     parameters: definition.parameters,
+    ...(definition.mutating === undefined ? {} : { mutating: definition.mutating }),
     async execute(args, ctx) {
       schema ??= compile(definition);
       const parsed = schema.safeParse(args);

@@ -44,7 +44,7 @@ const DRAIN_MS = 250;
 const UPDATE_INTERVAL_MS = 100;
 
 let shellPath: string | undefined;
-function shell(): string {
+export function shell(): string {
   shellPath ??= Bun.which("bash") ?? "/bin/sh";
   return shellPath;
 }
@@ -163,7 +163,7 @@ async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, onData: (ch
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

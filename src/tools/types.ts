@@ -4,6 +4,7 @@
  * a context, an abort signal and an `onUpdate` for streamed partial results.
  */
 import type { ImageContent, TextContent } from "../core/messages.ts";
+import type { PermissionKind } from "../core/enums.ts";
 import type { HostServices } from "../host/services.ts";
 import type { ShellOptions, ShellResult } from "./run-shell.ts";
 
@@ -13,12 +14,34 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/** One question about one tool call (docs/permissions.md). */
+export interface PermissionQuestion {
+  toolName: string;
+  /** what runs, as one line: the bash command line, `write <path>`, an MCP tool with its arguments */
+  command: string;
+  /** why it was flagged */
+  reason?: string;
+  /** an MCP or host tool call's arguments, for the host to show */
+  arguments?: Record<string, unknown>;
+  /** the model's id for the call; filled in by the loop when the tool leaves it out */
+  toolCallId?: string;
+  kind?: PermissionKind;
+  /** write/edit: the target, absolute, symlinks resolved */
+  path?: string;
+  /** write/edit: a unified diff of the change, capped */
+  diff?: string;
+  /** set when a sub-agent asks */
+  agentId?: string;
+  /** every reason is a file change inside the cwd (acceptEdits runs it unasked); never sent to the host */
+  confinable?: boolean;
+}
+
 /**
- * Asked when a bash command matches a flagged rule (`reason`: why it was
- * flagged), or an MCP tool needs approval (`arguments`: the call's
- * arguments); resolves true to run it.
+ * Asked when a call needs the user's approval (a flagged bash command, an MCP
+ * tool, a write outside the cwd, …); resolves true to run it. A question
+ * withdrawn before an answer rejects with a ToolError saying so.
  */
-export type PermissionAsker = (request: { toolName: string; command: string; reason?: string; arguments?: Record<string, unknown> }, signal: AbortSignal) => Promise<boolean>;
+export type PermissionAsker = (request: PermissionQuestion, signal: AbortSignal) => Promise<boolean>;
 
 export interface ToolContext {
   /** the session cwd; relative paths resolve against it */

@@ -179,7 +179,8 @@ test("branch with restoreFiles rewinds the files and the conversation together",
 
 test("files over the size cap and writes outside the cwd are listed as not restorable", async () => {
   const outside = join(s_tmp(), "outside.txt");
-  const s = await open({ extra: { checkpoints: { maxFileBytes: 1000 } } });
+  // a write outside the cwd asks in the default mode (docs/permissions.md): bypass lets it run unasked
+  const s = await open({ extra: { checkpoints: { maxFileBytes: 1000 }, permissions: { mode: "bypass" } } });
   s.server.enqueue(
     f.toolCalls([
       { id: "b1", name: "bash", args: { command: "head -c 5000 /dev/zero > big.bin && echo small > small.txt" } },

@@ -58,7 +58,7 @@ describe("parseArgs", () => {
     [["stray"], 'unexpected argument: stray (to run a prompt: nova -p "stray")'],
     [["-p", "x", "--mode", "rpc"], "-p/--print cannot be combined with --mode rpc"],
     [["--quiet"], "--quiet applies to -p/--print only"],
-    [["-p", "x", "--permission-mode", "yolo"], '--permission-mode must be one of default, bypass, dontAsk, got "yolo"'],
+    [["-p", "x", "--permission-mode", "yolo"], '--permission-mode must be one of default, acceptEdits, plan, bypass, dontAsk, got "yolo"'],
     [["@file.md"], "@file arguments are not accepted in RPC mode: @file.md"],
     [["--no-session=1"], "--no-session takes no value"],
     [["--no-session", "--session-dir", "x"], "--no-session and --session-dir cannot be combined"],

@@ -93,7 +93,7 @@ describe("nova -p", () => {
 
   test.each([
     [["-p"], "-p needs a prompt"],
-    [["-p", "x", "--permission-mode", "sometimes"], '--permission-mode must be one of default, bypass, dontAsk, got "sometimes"'],
+    [["-p", "x", "--permission-mode", "sometimes"], '--permission-mode must be one of default, acceptEdits, plan, bypass, dontAsk, got "sometimes"'],
     [["-p", "x", "--model", "nowhere/none"], "Model not found: nowhere/none"],
     [["hello"], 'unexpected argument: hello (to run a prompt: nova -p "hello")'],
   ])("exit 2 for a usage error: %p", async (args, message) => {

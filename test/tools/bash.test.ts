@@ -60,7 +60,7 @@ describe("bash tool", () => {
     });
     const r = await tool.execute({ command: "mkdir -p d && rm -rf d && echo removed" }, approve);
     expect(text(r)).toContain("removed");
-    expect(asked).toEqual([{ toolName: "bash", command: "mkdir -p d && rm -rf d && echo removed", reason: "rm is recursive or forced" }]);
+    expect(asked).toEqual([{ toolName: "bash", kind: "bash", command: "mkdir -p d && rm -rf d && echo removed", reason: "rm is recursive or forced", confinable: true }]);
 
     const refuse = toolContext(dir, { askPermission: async () => false });
     const err = await tool.execute({ command: "touch marker; rm -rf marker" }, refuse).catch((e) => e);

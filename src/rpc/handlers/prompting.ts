@@ -32,7 +32,8 @@ export function promptingHandlers(ctx: HandlerContext) {
     follow_up: (c: CommandOf<"follow_up">) => answer(ctx.session.enqueue("followUp", c.message, images(c.images))),
     abort: () => ctx.session.abort(),
     abort_and_prompt: async (c: CommandOf<"abort_and_prompt">) => answer(await abortAndPrompt(ctx, c.message, images(c.images))),
-    permission_response: (c: CommandOf<"permission_response">) => ctx.session.answerPermission(c.requestId, c.approved),
+    permission_response: (c: CommandOf<"permission_response">) =>
+      ctx.session.answerPermission(c.requestId, { approved: c.approved, ...(c.remember ? { remember: c.remember } : {}) }),
     clear_queue: () => ctx.session.queues.clear(),
     abort_retry: () => ctx.session.abortRetry(),
     bash: (c: CommandOf<"bash">) => ctx.session.userBash.run(c.command, c.excludeFromContext, c.id),

@@ -20,6 +20,7 @@ export function stateHandlers(ctx: HandlerContext) {
         autoCompactionEnabled: ctx.session.autoCompaction,
         autoRetryEnabled: ctx.session.autoRetry,
         permissionMode: ctx.session.permissionMode,
+        tools: ctx.session.tools.map((t) => t.name),
         messageCount: ctx.session.messages().length,
         pendingMessageCount: pending,
         queuedMessageCount: pending,
@@ -60,6 +61,10 @@ export function stateHandlers(ctx: HandlerContext) {
     },
     set_permission_mode: (c: CommandOf<"set_permission_mode">) => {
       ctx.session.permissionMode = c.mode;
+    },
+    set_tools: (c: CommandOf<"set_tools">) => {
+      ctx.session.toolbox.setTools(c.enabled ?? [], c.disabled ?? []);
+      return { tools: ctx.session.tools.map((t) => t.name) };
     },
     set_session_name: (c: CommandOf<"set_session_name">) => {
       ctx.session.setSessionName(c.name);
