@@ -4,7 +4,7 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
-import { thinkingLevels, todoStatuses } from "./enums.ts";
+import { budgetKinds, budgetStops, thinkingLevels, todoStatuses } from "./enums.ts";
 
 export function frameSchemas() {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
@@ -103,10 +103,17 @@ export function frameSchemas() {
       event("response", { id: z.string().optional(), command: z.string(), success: z.literal(false), error: z.string() }),
     ]),
     agent_start: event("agent_start", {}),
-    agent_end: event("agent_end", { messages: z.array(message), willRetry: z.boolean() }),
+    agent_end: event("agent_end", {
+      messages: z.array(message),
+      willRetry: z.boolean(),
+      stopReason: z.enum(budgetStops).optional(),
+      structuredOutput: z.unknown().optional(),
+      error: z.string().optional(),
+    }),
+    budget_warning: event("budget_warning", { kind: z.enum(budgetKinds), used: z.number(), limit: z.number() }),
     agent_settled: event("agent_settled", { aborted: z.boolean() }),
     turn_start: event("turn_start", { turnIndex: z.number() }),
-    turn_end: event("turn_end", { turnIndex: z.number(), message: assistant, toolResults: z.array(toolResultMessage) }),
+    turn_end: event("turn_end", { turnIndex: z.number(), message: assistant, toolResults: z.array(toolResultMessage), structuredOutput: z.unknown().optional() }),
     message_start: event("message_start", { message }),
     message_update: event("message_update", {
       message: z.union([assistant, z.object({ role: z.literal("assistant"), provider: z.string(), model: z.string() })]),
