@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
+  cache: async () => (await import("./cache.ts")).benchCache(),
 };
 
 const chosen = process.argv.slice(2);
