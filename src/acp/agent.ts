@@ -56,7 +56,11 @@ export class AcpAgent {
         onStatus: (s, scope) => {
           log(`MCP server "${s.name}"${scope ? ` of session ${scope}` : ""}: ${s.status}${s.error ? ` (${s.error})` : ""}`);
           // its prompts become slash commands once it is connected
-          if (s.status === "connected") for (const session of this.sessions.values()) if (!scope || scope === session.id) session.advertiseCommands();
+          for (const session of this.sessions.values()) {
+            if (scope && scope !== session.id) continue;
+            session.mcpStatus(s);
+            if (s.status === "connected") session.advertiseCommands();
+          }
         },
         onNotice: log,
       },
@@ -172,7 +176,7 @@ export class AcpAgent {
     // on disk at once, so session/load finds a session that never had a prompt
     session.core.store.writeNow();
     this.sessions.set(session.id, session);
-    setImmediate(() => session.advertiseCommands());
+    setImmediate(() => session.opened());
     return { sessionId: session.id, configOptions: configOptions(session.core) };
   }
 
@@ -194,7 +198,7 @@ export class AcpAgent {
     this.sessions.set(params.sessionId, session);
     await this.mcp.setServers("acp", servers, params.sessionId);
     session.replay(session.core.messages());
-    setImmediate(() => session.advertiseCommands());
+    setImmediate(() => session.opened());
     return { configOptions: configOptions(session.core) };
   }
 

@@ -22,6 +22,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { clientRequests } from "./client-requests.ts";
 import { failureKind } from "../core/errors.ts";
 import { sumUsage } from "../core/usage.ts";
+import type { ServerStatus } from "../mcp/index.ts";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
@@ -141,6 +142,17 @@ export class AcpSession {
 
   update(update: Record<string, unknown>): void {
     this.conn.notify("session/update", { sessionId: this.id, update });
+  }
+
+  /** An MCP server of this session changed: ACP has no update for it, so an extension notification says so. */
+  mcpStatus(status: ServerStatus): void {
+    this.conn.notify("_nova/mcp_server_status", { sessionId: this.id, ...status });
+  }
+
+  /** After session/new or session/load: the commands, and where each of the session's MCP servers stands. */
+  opened(): void {
+    this.advertiseCommands();
+    for (const status of this.core.options.mcp?.servers() ?? []) this.mcpStatus(status);
   }
 
   /** The editor terminal a delegated bash runs in, embedded in the tool call. */

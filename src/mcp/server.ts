@@ -18,6 +18,8 @@ export interface RemoteTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; title?: string };
+  /** `taskSupport: "required"` tools answer only task-augmented calls, which nova does not make */
+  execution?: { taskSupport?: string };
 }
 
 export interface RemotePrompt {
@@ -207,7 +209,7 @@ export class McpServer {
       items.push(...((kind === "tools" ? page.tools : page.prompts) ?? []));
       cursor = page.nextCursor;
     } while (cursor);
-    if (kind === "tools") this.tools = items as RemoteTool[];
+    if (kind === "tools") this.tools = (items as RemoteTool[]).filter((tool) => tool.execution?.taskSupport !== "required");
     else this.prompts = items as RemotePrompt[];
   }
 

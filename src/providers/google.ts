@@ -9,6 +9,7 @@ import { BlockIndexer } from "./blocks.ts";
 import { type UsageUpdate, billedOutput, newToolCallId, prepareMessages, sameModel, toolResultText, userBlocks } from "./convert.ts";
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, joinUrl } from "./http.ts";
+import { type PartialArg, applyPartialArg } from "./partial-args.ts";
 import { runProvider } from "./run.ts";
 import { parseSse } from "./sse.ts";
 import { clampThinking, thinkingBudget } from "./thinking.ts";
@@ -90,7 +91,7 @@ interface GooglePart {
   text?: string;
   thought?: boolean;
   thoughtSignature?: string;
-  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown>; partialArgs?: PartialArg[]; willContinue?: boolean };
 }
 
 interface GoogleChunk {
@@ -107,11 +108,17 @@ interface GoogleChunk {
   error?: unknown;
 }
 
+function argsEvent(index: number, args: Record<string, unknown>, signature: string | undefined): ProviderEvent {
+  return { type: "toolcall_args", index, arguments: args, ...(signature ? { thoughtSignature: signature } : {}) };
+}
+
 export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
   const blocks = new BlockIndexer();
   let toolUse = false;
   let finish: string | undefined;
   let usage: UsageUpdate | undefined;
+  // a call whose arguments stream in later parts (`willContinue`), closed by a part without a name
+  let open: { index: number; args: Record<string, unknown>; signature?: string } | undefined;
   for await (const sse of parseSse(body)) {
     const chunk = JSON.parse(sse.data) as GoogleChunk;
     if (chunk.error !== undefined) throw streamFailure(chunk);
@@ -121,12 +128,26 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
     if (chunk.usageMetadata) usage = googleUsage(chunk.usageMetadata);
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
-      if (part.functionCall) {
+      const call = part.functionCall;
+      if (call && open && call.name === undefined) {
+        for (const piece of call.partialArgs ?? []) applyPartialArg(open.args, piece);
+        if (!call.willContinue) {
+          yield argsEvent(open.index, open.args, open.signature);
+          open = undefined;
+        }
+        continue;
+      }
+      if (call) {
         toolUse = true;
         const index = blocks.standalone();
-        yield { type: "toolcall_start", index, id: part.functionCall.id || newToolCallId(), name: part.functionCall.name ?? "" };
-        const signature = part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {};
-        yield { type: "toolcall_args", index, arguments: part.functionCall.args ?? {}, ...signature };
+        yield { type: "toolcall_start", index, id: call.id || newToolCallId(), name: call.name ?? "" };
+        const args = call.args ?? {};
+        for (const piece of call.partialArgs ?? []) applyPartialArg(args, piece);
+        if (call.willContinue) {
+          open = { index, args, signature: part.thoughtSignature };
+          continue;
+        }
+        yield argsEvent(index, args, part.thoughtSignature);
         continue;
       }
       const kind = part.thought ? "thinking" : "text";
@@ -140,6 +161,7 @@ export async function* decodeGoogle(body: ReadableStream<Uint8Array>): AsyncGene
     if (candidate?.finishReason) finish = candidate.finishReason;
   }
   if (finish === undefined) return;
+  if (open) yield argsEvent(open.index, open.args, open.signature);
   if (usage) yield { type: "usage", usage };
   if (finish !== "STOP" && finish !== "MAX_TOKENS") {
     throw new ProviderFailure({ message: `Gemini stopped the response: ${finish}`, retryable: false });

@@ -136,7 +136,11 @@ export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenera
   const reasoningField = new Map<number, string>();
   let finish: string | undefined;
   for await (const sse of parseSse(body)) {
-    if (sse.data === "[DONE]") break;
+    if (sse.data === "[DONE]") {
+      // some servers (OpenRouter's kimi-k2) end a complete answer with [DONE] and no finish_reason
+      finish ??= "";
+      break;
+    }
     const chunk = JSON.parse(sse.data) as ChatChunk;
     if (chunk.error !== undefined) throw streamFailure(chunk);
     if (chunk.usage) yield { type: "usage", usage: chatUsage(chunk.usage) };

@@ -44,7 +44,10 @@ export class TestClient implements Client {
   readonly writes: { path: string; content: string }[] = [];
   readonly terminals = new Map<string, { params: acp.CreateTerminalRequest; output: string; exit: Promise<number | null>; proc: Subprocess }>();
   readonly released: string[] = [];
+  /** extension notifications (`_nova/...`) as the SDK hands them over */
+  readonly extensions: { method: string; params: Record<string, unknown> }[] = [];
   private waiters: { match: (u: acp.SessionNotification) => boolean; resolve: (u: acp.SessionNotification) => void }[] = [];
+  private extWaiters: { match: (params: Record<string, unknown>) => boolean; resolve: () => void }[] = [];
   private nextTerminal = 1;
 
   constructor(private readonly options: ClientOptions) {}
@@ -58,6 +61,21 @@ export class TestClient implements Client {
   async sessionUpdate(params: acp.SessionNotification): Promise<void> {
     this.updates.push(params);
     this.waiters = this.waiters.filter((w) => (w.match(params) ? (w.resolve(params), false) : true));
+  }
+
+  async extNotification(method: string, params: Record<string, unknown>): Promise<void> {
+    this.extensions.push({ method, params });
+    this.extWaiters = this.extWaiters.filter((w) => (w.match(params) ? (w.resolve(), false) : true));
+  }
+
+  /** Resolves once an extension notification (seen already or still to come) matches. */
+  waitForExtension(method: string, match: (params: Record<string, unknown>) => boolean, timeoutMs = 15000): Promise<void> {
+    const matches = (params: Record<string, unknown>) => match(params);
+    if (this.extensions.some((e) => e.method === method && matches(e.params))) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching ${method}; got ${JSON.stringify(this.extensions).slice(-1500)}`)), timeoutMs);
+      this.extWaiters.push({ match: (params) => this.extensions.at(-1)?.method === method && matches(params), resolve: () => (clearTimeout(timer), resolve()) });
+    });
   }
 
   /** The first update (seen already or still to come) that matches. */

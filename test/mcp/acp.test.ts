@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { f, startAcp, type AcpNova } from "../acp/client.ts";
-import { everythingHttp, everythingStdio, filesystem } from "./support.ts";
+import { everythingHttp, everythingStdio, filesystem, fixture } from "./support.ts";
 
 /** these tests spawn nova and MCP servers */
 const SLOW = 60_000;
@@ -56,6 +56,47 @@ test(
     } finally {
       await http.stop();
     }
+  },
+  SLOW,
+);
+
+test(
+  "the editor sees each of its servers' status as a _nova/mcp_server_status notification for its session",
+  async () => {
+    n = await startAcp();
+    await n.initialize();
+    const { sessionId } = await n.conn.newSession({
+      cwd: n.cwd,
+      mcpServers: [
+        { name: "everything", command: everythingStdio.command, args: everythingStdio.args, env: [] },
+        { name: "missing", command: join(n.cwd, "no-such-server"), args: [], env: [] },
+        { name: "quiet", ...fixture("silent"), env: [] },
+      ],
+    });
+    const status = (name: string, value: string) => (p: Record<string, unknown>) => p.sessionId === sessionId && p.name === name && p.status === value;
+    await n.client.waitForExtension("_nova/mcp_server_status", status("everything", "connected"));
+    await n.client.waitForExtension("_nova/mcp_server_status", status("missing", "failed"));
+    const connected = n.client.extensions.find((e) => status("everything", "connected")(e.params))!.params;
+    expect(connected).toMatchObject({ source: "acp", tools: expect.arrayContaining(["mcp__everything__echo"]) });
+    const failed = n.client.extensions.find((e) => status("missing", "failed")(e.params))!.params;
+    expect(failed.error).toContain("no-such-server");
+    // a server still connecting when the session opens is reported as such
+    expect(n.client.extensions.some((e) => status("quiet", "connecting")(e.params))).toBe(true);
+  },
+  SLOW,
+);
+
+test(
+  "session/load connects the servers it hands over for the loaded session",
+  async () => {
+    n = await startAcp();
+    await n.initialize();
+    const { sessionId } = await n.conn.newSession({ cwd: n.cwd, mcpServers: [] });
+    await n.conn.loadSession({ sessionId, cwd: n.cwd, mcpServers: [{ name: "everything", command: everythingStdio.command, args: everythingStdio.args, env: [] }] });
+    await n.client.waitForExtension("_nova/mcp_server_status", (p) => p.sessionId === sessionId && p.name === "everything" && p.status === "connected");
+    n.server.enqueue(f.toolCalls([{ id: "l1", name: "mcp__everything__echo", args: { message: "after load" } }]), f.text("done"));
+    await n.conn.prompt({ sessionId, prompt: [{ type: "text", text: "echo" }] });
+    expect(JSON.stringify(n.client.toolUpdates("l1").at(-1)!.content)).toContain("Echo: after load");
   },
   SLOW,
 );

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promptAndSettle, scenarios } from "../support/scenario.ts";
 import { tempDir, type Frame } from "../support/nova.ts";
-import { everythingHttp, everythingStdio, filesystem, fixture, offered, statusOf } from "./support.ts";
+import { everythingHttp, everythingStdio, everythingTeed, filesystem, fixture, offered, statusOf } from "./support.ts";
 
 const open = scenarios();
 /** these tests spawn nova and MCP servers, several at once on a busy machine */
@@ -94,6 +94,25 @@ describe("servers from the config", () => {
   );
 
   test(
+    "abort during server-everything's long-running operation sends it notifications/cancelled and ends the call as aborted",
+    async () => {
+      const s = await open({ extra: { mcpServers: { everything: everythingTeed } } });
+      await statusOf(s.nova, "everything", "connected");
+      s.server.enqueue(s.f.toolCalls([{ id: "l1", name: "mcp__everything__trigger-long-running-operation", args: { duration: 60, steps: 60 } }]));
+      const from = s.nova.frames.length;
+      await s.nova.request({ type: "prompt", message: "long" });
+      await s.nova.waitFor((f) => f.type === "tool_execution_update" && f.toolCallId === "l1", from);
+      await s.nova.request({ type: "abort" });
+      const end = await s.nova.waitFor((f) => f.type === "tool_execution_end", from);
+      expect(end).toMatchObject({ toolCallId: "l1", isError: true });
+      expect(end.result.content[0].text).toContain("aborted");
+      await s.nova.waitFor((f) => f.type === "agent_settled", from);
+      await s.nova.waitForStderr("[mcp everything] tee nova->server notifications/cancelled #1");
+    },
+    SLOW,
+  );
+
+  test(
     "a call that outlives callTimeoutMs ends with a clear error",
     async () => {
       const s = await open({ extra: { mcpServers: { fx: fixture("changing") }, mcp: { callTimeoutMs: 300 } } });
@@ -122,6 +141,23 @@ describe("servers from the config", () => {
       expect(offered(s.server.requests[0]!.body)).not.toContain("mcp__fx__added_tool");
       expect(offered(s.server.requests[1]!.body)).toContain("mcp__fx__added_tool");
       expect(toolEnd(frames, "a2").result.content).toEqual([{ type: "text", text: "added 7" }]);
+    },
+    SLOW,
+  );
+
+  test(
+    "server-everything's tools/list_changed (its conditional tools, registered once initialized) makes nova list again",
+    async () => {
+      const s = await open({ extra: { mcpServers: { everything: everythingTeed } } });
+      await s.nova.waitForStderr("[mcp everything] tee server->nova notifications/tools/list_changed #1");
+      // the first listing and the one the notification asked for, in either order; the second comes after it
+      await s.nova.waitForStderr("[mcp everything] tee nova->server tools/list #2");
+      expect(s.nova.stderr.indexOf("tools/list #2")).toBeGreaterThan(s.nova.stderr.indexOf("notifications/tools/list_changed #1"));
+      await s.nova.request({ type: "get_state" });
+      const servers = (await s.nova.request({ type: "get_mcp_servers" })).data.servers;
+      // its task-only tool (simulate-research-query) needs task-augmented calls, which nova does not make
+      expect(servers[0].tools).toContain("mcp__everything__echo");
+      expect(servers[0].tools).not.toContain("mcp__everything__simulate-research-query");
     },
     SLOW,
   );
@@ -264,6 +300,7 @@ describe("servers over HTTP", () => {
             { id: "h1", name: "mcp__web__echo", args: { message: "over http" } },
             { id: "h2", name: "mcp__web__get-tiny-image", args: {} },
             { id: "h3", name: "mcp__web__trigger-long-running-operation", args: { duration: 0.4, steps: 2 } },
+            { id: "h4", name: "mcp__web__get-sum", args: { a: "one", b: 2 } },
           ]),
           s.f.text("ok"),
         );
@@ -271,6 +308,7 @@ describe("servers over HTTP", () => {
         expect(toolEnd(frames, "h1").result.content).toEqual([{ type: "text", text: "Echo: over http" }]);
         expect(toolEnd(frames, "h2").result.content[1].type).toBe("image");
         expect(frames.filter((f) => f.type === "tool_execution_update" && f.toolCallId === "h3").length).toBeGreaterThanOrEqual(1);
+        expect(toolEnd(frames, "h4").isError).toBe(true);
       } finally {
         await http.stop();
       }

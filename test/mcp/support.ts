@@ -6,9 +6,12 @@ const BUN = process.execPath;
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const FIXTURE = join(import.meta.dir, "fixture-server.ts");
+const TEE = join(import.meta.dir, "tee-server.ts");
 
 /** server-everything's stdio transport (`dist/index.js stdio`, its package's start:stdio). */
 export const everythingStdio = { command: BUN, args: [EVERYTHING, "stdio"] };
+/** server-everything over stdio behind tee-server.ts, which names each message's method on stderr */
+export const everythingTeed = { command: BUN, args: [TEE, BUN, EVERYTHING, "stdio"] };
 export const filesystem = (dir: string) => ({ command: BUN, args: [FILESYSTEM, dir] });
 export const fixture = (mode: "exit-on-call" | "silent" | "changing") => ({ command: BUN, args: [FIXTURE, mode] });
 

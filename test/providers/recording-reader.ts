@@ -175,8 +175,15 @@ function google(chunks: any[]): Expected {
   const out = base(chunks[0].modelVersion);
   for (const chunk of chunks) {
     for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
-      if (part.functionCall) out.calls.push({ name: part.functionCall.name, args: part.functionCall.args ?? {}, signature: part.thoughtSignature });
-      else if (part.thought) out.thinking += part.text ?? "";
+      if (part.functionCall?.name) out.calls.push({ name: part.functionCall.name, args: part.functionCall.args ?? {}, signature: part.thoughtSignature });
+      else if (part.functionCall) {
+        // streamed arguments: `$.key` pieces for the call still open; strings continue
+        const args = out.calls.at(-1)!.args;
+        for (const piece of part.functionCall.partialArgs ?? []) {
+          const key = piece.jsonPath.slice(2);
+          args[key] = ((args[key] as string | undefined) ?? "") + piece.stringValue;
+        }
+      } else if (part.thought) out.thinking += part.text ?? "";
       else {
         out.text += part.text ?? "";
         if (part.thoughtSignature) out.textSignature = part.thoughtSignature;

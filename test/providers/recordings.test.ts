@@ -167,10 +167,10 @@ function checkSentBack(format: WireFormat, body: any, expected: Expected, messag
     }
     case "google": {
       const turn = body.contents.findLast((c: any) => c.role === "model");
-      for (const call of expected.calls) {
-        const part = turn.parts.find((p: any) => p.functionCall?.name === call.name);
-        expect(part, where).toEqual({ functionCall: { name: call.name, args: call.args }, ...(call.signature ? { thoughtSignature: call.signature } : {}) });
-      }
+      expect(
+        turn.parts.filter((p: any) => p.functionCall),
+        where,
+      ).toEqual(expected.calls.map((call) => ({ functionCall: { name: call.name, args: call.args }, ...(call.signature ? { thoughtSignature: call.signature } : {}) })));
       break;
     }
     case "ollama": {
