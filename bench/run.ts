@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
   cache: async () => (await import("./cache.ts")).benchCache(),
+  launcher: async () => (await import("./launcher.ts")).benchLauncher(),
 };
 
 const chosen = process.argv.slice(2);
