@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
   "long-session": async () => (await import("./long-session.ts")).benchLongSession(),
+  cache: async () => (await import("./cache.ts")).benchCache(),
   launcher: async () => (await import("./launcher.ts")).benchLauncher(),
 };
 

@@ -87,7 +87,15 @@ async function main(argv: string[]): Promise<number> {
   pruneCheckpointsLater(config);
   if (oneShot) {
     const { runOneShot } = await import("./print/mode.ts");
-    return runOneShot(options, { json: args.mode === "json", prompts: args.prompts, quiet: args.quiet, start: { store: start, name: args.name }, noMcp: args.noMcp });
+    return runOneShot(options, {
+      json: args.mode === "json",
+      prompts: args.prompts,
+      quiet: args.quiet,
+      start: { store: start, name: args.name },
+      noMcp: args.noMcp,
+      outputSchema: args.outputSchema,
+      limits: { maxTurns: args.maxTurns, maxCostUsd: args.maxBudgetUsd },
+    });
   }
   const writer = claimStdout();
   if (args.mode === "acp") {

@@ -8,6 +8,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AgentSession, type SessionOptions } from "../agent/session.ts";
 import { CommandError } from "../agent/errors.ts";
+import { runOptions } from "../agent/run-options.ts";
 import { versionInfo } from "../cli/version.ts";
 import { presets } from "../config/env-providers.ts";
 import { listSessions, sessionDirFor, type SessionListing } from "../session/index.ts";
@@ -78,7 +79,15 @@ export class AcpAgent {
         "session/list": (p) => this.listSessions(p),
         "session/prompt": (p) => {
           const params = parseParams("session/prompt", promptParams, p);
-          return this.session(params.sessionId).prompt(params.prompt);
+          const run = params._meta?.["nova/run"];
+          const session = this.session(params.sessionId);
+          if (!run) return session.prompt(params.prompt);
+          return runOptions(run).then(
+            (options) => session.prompt(params.prompt, options),
+            (error: Error) => {
+              throw new RpcError(INVALID_PARAMS, `Invalid params for session/prompt: _meta["nova/run"].${error.message}`);
+            },
+          );
         },
         "session/set_model": async (p) => {
           const params = parseParams("session/set_model", setModelParams, p);

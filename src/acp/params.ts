@@ -43,7 +43,17 @@ export const contentBlock = z.discriminatedUnion("type", [
 ]);
 export type ContentBlock = z.infer<typeof contentBlock>;
 
-export const promptParams = z.looseObject({ sessionId, prompt: z.array(contentBlock) });
+/** `_meta["nova/run"]`: what an rpc prompt carries as fields (docs/acp.md "Structured output and budgets") */
+const runMeta = z.object({
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  maxTurns: z.number().int().positive().optional(),
+  maxCostUsd: z.number().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+});
+
+export const promptParams = z.looseObject({ sessionId, prompt: z.array(contentBlock), _meta: z.looseObject({ "nova/run": runMeta.optional() }).optional() });
+
+export type RunMeta = z.infer<typeof runMeta>;
 
 export const cancelParams = z.looseObject({ sessionId });
 

@@ -5,7 +5,7 @@
  * here decides what the agent does; it only translates.
  */
 import { readFileSync, statSync } from "node:fs";
-import type { AgentSession } from "../agent/session.ts";
+import type { AgentSession, RunOptions } from "../agent/session.ts";
 import type { AgentEvent } from "../agent/events.ts";
 import type { AgentMessage, AssistantMessage } from "../core/messages.ts";
 import { resolvePath } from "../tools/paths.ts";
@@ -33,11 +33,17 @@ export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refu
 export interface PromptAnswer {
   stopReason: StopReason;
   usage: { totalTokens: number; inputTokens: number; outputTokens: number; cachedReadTokens: number; cachedWriteTokens: number };
+  /** `nova/run`: the structured answer, why there is none, or which budget stopped the run */
+  _meta?: { "nova/run": RunOutcome };
 }
+
+type RunOutcome = Partial<Pick<Extract<AgentEvent, { type: "agent_end" }>, "stopReason" | "structuredOutput" | "error">>;
 
 interface Turn {
   cancelled: boolean;
   assistants: AssistantMessage[];
+  /** what agent_end said beyond the messages, when the prompt asked for a schema or a budget */
+  outcome?: RunOutcome;
   resolve: (answer: PromptAnswer) => void;
   reject: (error: RpcError) => void;
 }
@@ -80,7 +86,7 @@ export class AcpSession {
   }
 
   /** Runs one prompt; resolves when the run has settled, with why it stopped. */
-  async prompt(blocks: ContentBlock[]): Promise<PromptAnswer> {
+  async prompt(blocks: ContentBlock[], options?: RunOptions): Promise<PromptAnswer> {
     if (this.busy) throw new RpcError(INVALID_REQUEST, `Session ${this.id} is already running a prompt; wait for its answer or send session/cancel`);
     const command = slashCommand(blocks);
     if (command) return this.compact(command.args);
@@ -90,7 +96,7 @@ export class AcpSession {
     return new Promise<PromptAnswer>((resolve, reject) => {
       this.turn = { cancelled: false, assistants: [], resolve, reject };
       try {
-        this.core.prompt(text, images);
+        this.core.prompt(text, images, undefined, options);
       } catch (error) {
         this.turn = undefined;
         reject(new RpcError(INTERNAL_ERROR, (error as Error).message));
@@ -195,6 +201,12 @@ export class AcpSession {
         return this.toolEnded(event.toolCallId, event.result, event.isError);
       case "todos_changed":
         return this.update({ sessionUpdate: "plan", entries: planEntries(event.phases) });
+      case "agent_end":
+        if (this.turn && (event.stopReason || "structuredOutput" in event || event.error)) {
+          const { stopReason, structuredOutput, error } = event;
+          this.turn.outcome = { ...(stopReason ? { stopReason } : {}), ...("structuredOutput" in event ? { structuredOutput } : {}), ...(error ? { error } : {}) };
+        }
+        return;
       case "agent_settled":
         return this.settle();
       case "permission_mode_changed":
@@ -309,8 +321,11 @@ export class AcpSession {
       this.update({ sessionUpdate: "usage_update", used: usage.tokens, size: usage.contextWindow, cost: { amount: cost, currency: "USD" } });
     }
     const last = turn.assistants.at(-1);
-    const answer = (stopReason: StopReason) => turn.resolve({ stopReason, usage: promptUsage(turn.assistants) });
+    const outcome = turn.outcome;
+    const answer = (stopReason: StopReason) => turn.resolve({ stopReason, usage: promptUsage(turn.assistants), ...(outcome ? { _meta: { "nova/run": outcome } } : {}) });
     if (turn.cancelled || last?.stopReason === "aborted") return answer("cancelled");
+    // ACP has no reason for a spent dollar budget: it is a limit on the turn's requests
+    if (outcome?.stopReason) return answer(outcome.stopReason === "max_tokens" ? "max_tokens" : "max_turn_requests");
     if (last?.stopReason === "length") return answer("max_tokens");
     if (last?.stopReason !== "error") return answer("end_turn");
     if (failureKind(last) === "refusal") return answer("refusal");

@@ -3,7 +3,7 @@
  * sink; the rpc and acp layers translate them into their own frames.
  */
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../core/messages.ts";
-import type { PermissionKind, PermissionMode, ThinkingLevel } from "../core/enums.ts";
+import type { BudgetKind, BudgetStop, PermissionKind, PermissionMode, ThinkingLevel } from "../core/enums.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { TodoPhase, TodoTask } from "../core/todos.ts";
 import type { z } from "zod";
@@ -40,10 +40,13 @@ export type CompactionReason = "manual" | "threshold" | "overflow";
 export type AgentEvent =
   | { type: "agent_start" }
   /** willRetry is always false: nova retries inside a run, before its agent_end */
-  | { type: "agent_end"; messages: AgentMessage[]; willRetry: boolean }
+  /** stopReason: a budget ended the run; structuredOutput: the answer that met the prompt's outputSchema; error: why the run has none */
+  | { type: "agent_end"; messages: AgentMessage[]; willRetry: boolean; stopReason?: BudgetStop; structuredOutput?: unknown; error?: string }
+  /** a budget of the run passed 80 % */
+  | { type: "budget_warning"; kind: BudgetKind; used: number; limit: number }
   | { type: "agent_settled"; aborted: boolean }
   | { type: "turn_start"; turnIndex: number }
-  | { type: "turn_end"; turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: "turn_end"; turnIndex: number; message: AssistantMessage; toolResults: ToolResultMessage[]; structuredOutput?: unknown }
   | { type: "message_start"; message: AgentMessage }
   | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: Exclude<AssistantMessageEvent, { type: "start" }> }
   | { type: "message_end"; message: AgentMessage }

@@ -6,6 +6,7 @@
 import type { Config } from "../config/load.ts";
 import { presetProvider, presets } from "../config/env-providers.ts";
 import { saveApiKey } from "../config/auth.ts";
+import { applyCosts } from "../config/prices.ts";
 import type { HostUi } from "../host/services.ts";
 import { CommandError } from "./errors.ts";
 
@@ -31,6 +32,7 @@ export async function login(config: Config, providerId: string, ui: HostUi | und
   saveApiKey(config.novaHome, preset.name, key);
   config.secrets.push(key);
   const entry = presetProvider(preset, key, config.env);
+  applyCosts(entry.models, config.costs);
   const index = config.providers.findIndex((p) => p.name === preset.name);
   if (index >= 0) config.providers[index] = entry;
   else config.providers.unshift(entry);

@@ -10,6 +10,7 @@ import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messag
 import type { Emit } from "./events.ts";
 import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
+import type { BudgetStop } from "../core/enums.ts";
 import { MessageAssembler, newAssistantMessage, type Assembled } from "./assemble.ts";
 import { retryDelay, sleep, type RetrySettings } from "./retry.ts";
 import { runToolCalls } from "./tool-runner.ts";
@@ -68,6 +69,14 @@ export interface LoopHooks {
   retry?(): RetrySettings | undefined;
   /** the backoff wait: true when it ran out, false when cut short (abort, abort_retry) */
   sleep?(ms: number, signal: AbortSignal): Promise<boolean>;
+  /** asked before every model request: the budget limit the request would pass (agent/budget.ts) */
+  limit?(): BudgetStop | undefined;
+  /** the structured answer this turn's message gives, for its turn_end (agent/structured-output.ts) */
+  turnOutput?(message: AssistantMessage): unknown;
+  /** true when the run is over although tools ran (the structured answer is in, or its tries are used up) */
+  done?(): boolean;
+  /** what agent_end reports besides the messages: the structured answer, or why there is none */
+  outcome?(): { structuredOutput?: unknown; error?: string };
 }
 
 export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: AbortSignal): Promise<void> {
@@ -75,8 +84,15 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
   emit({ type: "agent_start" });
   let pending: AgentMessage[] = initial;
   let turnIndex = 0;
+  let stopReason: BudgetStop | undefined;
   try {
     for (;;) {
+      stopReason = hooks.limit?.();
+      if (stopReason) {
+        // what would have started the turn stays in the context, unanswered
+        for (const message of pending) addMessage(seam, message, false);
+        break;
+      }
       emit({ type: "turn_start", turnIndex });
       for (const message of pending) addMessage(seam, message, false);
       pending = [];
@@ -97,9 +113,10 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
             signal,
           });
       if (toolResults.length > 0) await hooks.afterTools?.(message, turnIndex);
-      emit({ type: "turn_end", turnIndex, message, toolResults });
+      const structuredOutput = failed ? undefined : hooks.turnOutput?.(message);
+      emit(structuredOutput === undefined ? { type: "turn_end", turnIndex, message, toolResults } : { type: "turn_end", turnIndex, message, toolResults, structuredOutput });
       turnIndex++;
-      if (failed || signal.aborted) break;
+      if (failed || signal.aborted || hooks.done?.()) break;
       const steering = hooks.steering?.() ?? [];
       if (steering.length > 0) pending = steering;
       else if (toolResults.length > 0) continue;
@@ -110,7 +127,7 @@ export async function runLoop(seam: LoopSeam, initial: UserMessage[], signal: Ab
   } catch (error) {
     process.stderr.write(`nova: agent loop failed: ${(error as Error)?.stack ?? String(error)}\n`);
   } finally {
-    emit({ type: "agent_end", messages: seam.messages(), willRetry: false });
+    emit({ type: "agent_end", messages: seam.messages(), willRetry: false, ...(stopReason ? { stopReason } : {}), ...hooks.outcome?.() });
   }
 }
 

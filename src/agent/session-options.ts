@@ -9,6 +9,7 @@ import type { PermissionGate } from "./permission-gate.ts";
 import type { ScopedModel } from "./model-scope.ts";
 import type { AgentSession } from "./session.ts";
 import type { ToolboxOptions } from "./toolbox.ts";
+import type { Budget } from "./budget.ts";
 
 export interface SessionOptions extends ToolboxOptions {
   config: Config;
@@ -40,4 +41,6 @@ export interface SessionOptions extends ToolboxOptions {
   /** --permission-mode; the config's permissions.mode otherwise */
   permissionMode?: PermissionMode;
   sandbox?: Sandbox;
+  /** a sub-agent's runs charge the budget of the parent's running prompt */
+  budget?: Budget;
 }

@@ -34,8 +34,10 @@ import { SessionFiles } from "./session-files.ts";
 import { TodoReminders } from "./todo-reminders.ts";
 import { permissionChannel } from "./permission-prompt.ts";
 import { SessionHooks } from "./session-hooks.ts";
+import { RunControls, type RunOptions } from "./run-options.ts";
+import type { Budget } from "./budget.ts";
 
-export type { QueueMode, Capabilities, SessionOptions };
+export type { QueueMode, Capabilities, SessionOptions, RunOptions };
 export type InterruptMode = "immediate" | "wait";
 export type StreamingBehavior = "steer" | "followUp";
 /** What became of a prompt, steer or follow-up (Pi's PromptDisposition): a run started, or the message waits in a queue. */
@@ -46,6 +48,8 @@ type Listener = (event: AgentEvent) => Promise<void> | undefined | void;
 interface Run {
   controller: AbortController;
   done: Promise<void>;
+  /** budgets and output schema, when the run has either */
+  controls?: RunControls;
 }
 
 export class AgentSession {
@@ -68,6 +72,8 @@ export class AgentSession {
   private pendingContext: AgentMessage[] = [];
   private listeners = new Set<Listener>();
   private readonly prompts: PromptBuilder;
+  /** the options a queued prompt or follow-up carries into the run it starts or is delivered in */
+  private readonly runOptions = new WeakMap<UserMessage, RunOptions>();
 
   readonly sink: EventSink = {
     emit: (event) => {
@@ -217,14 +223,15 @@ export class AgentSession {
   // ----- prompting -----
 
   /** Starts a run, or queues the message when one is running (which then needs a behaviour). */
-  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior): Disposition {
+  prompt(text: string, images: ImageContent[], behavior?: StreamingBehavior, options?: RunOptions): Disposition {
     if (this.run && !behavior) throw new CommandError('Agent is already processing. Specify streamingBehavior ("steer" or "followUp") to queue the message.');
-    return this.enqueue(behavior ?? "followUp", text, images);
+    return this.enqueue(behavior ?? "followUp", text, images, options);
   }
 
   /** steer / follow_up: queued while a run streams, a run of their own otherwise. */
-  enqueue(kind: StreamingBehavior, text: string, images: ImageContent[]): Disposition {
+  enqueue(kind: StreamingBehavior, text: string, images: ImageContent[], options?: RunOptions): Disposition {
     const message = userMessage(text, images);
+    if (options) this.runOptions.set(message, options);
     if (this.run) return (this.queues.push(kind, message), "queued");
     this.start([message]);
     return "started";
@@ -312,16 +319,44 @@ export class AgentSession {
     const { config } = this.options;
     this.choice.adoptDiscovered();
     const systemPrompt = () => this.systemPrompt();
-    return modelCall({ config, model: this.model, thinkingLevel: this.thinkingLevel, tools: this.tools, systemPrompt, messages: this.context });
+    const output = this.run?.controls?.structured;
+    return modelCall({
+      config,
+      model: this.model,
+      thinkingLevel: this.thinkingLevel,
+      tools: this.tools,
+      systemPrompt,
+      messages: this.context,
+      output,
+      cacheKey: this.store.sessionId,
+    });
   }
 
-  private loopSeam(): LoopSeam {
+  /** What the running prompt's sub-agents charge: its budget, when it has one. */
+  get runBudget(): Budget | undefined {
+    return this.run?.controls?.sharedBudget;
+  }
+
+  private loopSeam(run: Run): LoopSeam {
     const { queues, options } = this;
+    /** queued messages reach the run; options they carry apply from now on */
+    const delivered = (messages: UserMessage[]) => {
+      for (const message of messages) {
+        const carried = this.runOptions.get(message);
+        if (!carried) continue;
+        if (run.controls) run.controls.adopt(carried);
+        else run.controls = RunControls.for(carried, options.config, this.sink.emit, options.budget);
+      }
+      return messages;
+    };
     return {
       emit: this.sink.emit,
       messages: () => this.context,
       request: () => this.buildRequest(),
-      append: (message) => this.appendQuietly(message),
+      append: (message) => {
+        this.appendQuietly(message);
+        if (message.role === "assistant") run.controls?.charge(message);
+      },
       tools: this.toolbox.services(this.permissionAsker, {
         sessionId: this.store.sessionId,
         sessionFile: this.store.path,
@@ -330,13 +365,22 @@ export class AgentSession {
         thinkingLevel: this.thinkingLevel,
       }),
       hooks: {
-        steering: () => queues.takeSteering(),
+        steering: () => delivered(queues.takeSteering()),
         interrupts: () => this.interruptMode === "immediate" && queues.hasSteering,
-        followUp: () => queues.takeFollowUp(),
-        beforeStop: () => {
+        followUp: () => delivered(queues.takeFollowUp()),
+        beforeStop: async () => {
           const reminders = this.reminders.beforeStop();
-          return reminders.length > 0 || !this.hooks ? reminders : this.hooks.beforeStop();
+          if (reminders.length > 0) return reminders;
+          if (run.controls) {
+            const more = run.controls.beforeStop(this.context.findLast((m) => m.role === "assistant"));
+            if (more.length > 0) return more;
+          }
+          return this.hooks ? this.hooks.beforeStop() : [];
         },
+        limit: () => run.controls?.limit(),
+        turnOutput: (message) => run.controls?.turnOutput(message),
+        done: () => run.controls?.done() ?? false,
+        outcome: () => run.controls?.outcome() ?? {},
         gate: async (tool, args, toolCallId, signal) => {
           const hook = this.hooks ? await this.hooks.preToolUse(tool, args, toolCallId) : { args };
           if (hook.refused) return { refused: hook.refused };
@@ -379,12 +423,14 @@ export class AgentSession {
   private start(initial: UserMessage[]): void {
     this.reminders.arm();
     const controller = new AbortController();
-    const run: Run = { controller, done: Promise.resolve() };
+    const { config, budget } = this.options;
+    const first = initial[0];
+    const run: Run = { controller, done: Promise.resolve(), controls: RunControls.for(first && this.runOptions.get(first), config, this.sink.emit, budget) };
     this.run = run;
     // the loop starts on the next tick, so the command's response precedes agent_start
     run.done = new Promise((resolve) => setImmediate(resolve))
       .then(() => this.beforeRun(initial))
-      .then((messages) => messages && runLoop(this.loopSeam(), messages, controller.signal))
+      .then((messages) => messages && runLoop(this.loopSeam(run), messages, controller.signal))
       .finally(() => this.afterRun(run));
   }
 

@@ -96,15 +96,20 @@ export class Subagents {
       this.roots.set(session, child.root);
       child.status = "running";
       this.emitIf(child, "progress", { type: "subagent_lifecycle", agentId: child.agentId, status: "started", task: child.task, depth, sessionFile: session.store.path });
-      session.subscribe((event) => this.relay(child, event, onProgress));
+      let budgetStop: string | undefined;
+      session.subscribe((event) => {
+        if (event.type === "agent_end" && event.stopReason) budgetStop = event.stopReason;
+        return this.relay(child, event, onProgress);
+      });
       const stop = () => void session.abort();
       signal.addEventListener("abort", stop, { once: true });
       session.prompt(request.task, []);
       await session.waitForIdle();
       signal.removeEventListener("abort", stop);
       const last = session.messages().findLast((m) => m.role === "assistant");
-      const failed = last?.role === "assistant" && last.stopReason === "error";
-      const text = session.lastAssistantText() ?? (failed && last?.role === "assistant" ? `The sub-agent failed: ${last.errorMessage}` : "");
+      const failed = (last?.role === "assistant" && last.stopReason === "error") || budgetStop !== undefined;
+      const stopped = budgetStop && `The sub-agent stopped before it was done: the prompt's budget is used up (${budgetStop}).`;
+      const text = stopped || (session.lastAssistantText() ?? (failed && last?.role === "assistant" ? `The sub-agent failed: ${last.errorMessage}` : ""));
       return this.end(child, signal.aborted ? "aborted" : failed ? "failed" : "completed", text);
     } finally {
       this.release();
@@ -121,6 +126,7 @@ export class Subagents {
       noSession: this.base.noSession || !parentDir,
       permissionGate: parent.permissionGate,
       agentId,
+      budget: parent.runBudget,
       host: { uris: this.base.host?.uris },
       mcp: parent.options.mcp,
     };

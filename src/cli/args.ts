@@ -34,6 +34,11 @@ export interface Args extends PiArgs {
   /** -p: no status on stderr */
   quiet: boolean;
   permissionMode?: PermissionMode;
+  /** -p/json: --output-schema FILE, the JSON Schema the answer must meet */
+  outputSchema?: string;
+  /** -p/json: --max-turns N, --max-budget-usd X (checked numbers) */
+  maxTurns?: number;
+  maxBudgetUsd?: number;
 }
 
 export class UsageError extends Error {}
@@ -49,7 +54,11 @@ const valueFlags = {
   "--system-prompt": "systemPrompt",
   "--permission-mode": "permissionMode",
   "--sandbox": "sandbox",
+  "--output-schema": "outputSchema",
 } as const;
+
+/** -p's budget flags: flag → field and whether the number must be a whole one. */
+const limitFlags = { "--max-turns": ["maxTurns", true], "--max-budget-usd": ["maxBudgetUsd", false] } as const;
 
 const modes: readonly Mode[] = ["rpc", "rpc-ui", "acp", "json"];
 
@@ -73,6 +82,16 @@ export function parseArgs(argv: string[]): Args {
     };
     if (flag in valueFlags) {
       (args as unknown as Record<string, string>)[valueFlags[flag as keyof typeof valueFlags]] = next();
+      continue;
+    }
+    if (flag in limitFlags) {
+      const [field, whole] = limitFlags[flag as keyof typeof limitFlags];
+      const text = next();
+      const value = Number(text);
+      if (text.trim() === "" || !Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+        throw new UsageError(`${flag} must be a ${whole ? "positive whole number" : "positive number"}, got "${text}"`);
+      }
+      args[field] = value;
       continue;
     }
     if (flag === "--append-system-prompt") {
@@ -311,6 +330,13 @@ function checkOneShot(args: Args, modeGiven: boolean): void {
   if (args.print && modeGiven && args.mode !== "json") throw new UsageError(`-p/--print cannot be combined with --mode ${args.mode}`);
   if (args.print || args.mode === "json") return;
   if (args.quiet) throw new UsageError("--quiet applies to -p/--print only");
+  for (const [flag, set] of [
+    ["--output-schema", args.outputSchema !== undefined],
+    ["--max-turns", args.maxTurns !== undefined],
+    ["--max-budget-usd", args.maxBudgetUsd !== undefined],
+  ] as const) {
+    if (set) throw new UsageError(`${flag} applies to -p/--print and --mode json only (rpc hosts send it with each prompt)`);
+  }
   const first = args.prompts[0];
   if (first !== undefined) throw new UsageError(`unexpected argument: ${first} (to run a prompt: nova -p ${JSON.stringify(first)})`);
 }
@@ -336,6 +362,9 @@ Options:
   -p, --print                 run PROMPT (the words joined) with the tools in the cwd; stdout gets only
                               the final answer (terminal markdown on a TTY), stderr the progress
   -q, --quiet                 -p: no progress on stderr
+  --output-schema FILE        -p/json: the answer must be JSON meeting this JSON Schema; -p prints it
+  --max-turns N               -p/json: stop before model request N+1 of a prompt (sub-agents' count)
+  --max-budget-usd X          -p/json: stop before the next model request once a prompt cost $X
   --permission-mode MODE      what a flagged command does: default (ask the host), bypass (run it;
                               deny rules still hold), dontAsk (deny it; the default of -p and json)
   --mode MODE                 rpc (default), rpc-ui (the host answers UI requests), acp, json

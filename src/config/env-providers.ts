@@ -6,6 +6,7 @@
 import type { ApiName } from "../core/enums.ts";
 import type { Model } from "../providers/types.ts";
 import type { ProviderEntry } from "./load.ts";
+import { builtinCost } from "./prices.ts";
 
 export interface Preset {
   name: string;
@@ -135,7 +136,7 @@ function model(preset: Preset, baseUrl: string, id: string, contextWindow: numbe
     input: image ? ["text", "image"] : ["text"],
     contextWindow,
     maxTokens,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    cost: builtinCost(preset.name, id),
   };
 }
 

@@ -17,6 +17,7 @@ import { unknownKeyMessage } from "./unknown-keys.ts";
 import { fastYaml } from "./fast-yaml.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
+import { applyCosts } from "./prices.ts";
 
 export class ConfigError extends Error {}
 
@@ -58,6 +59,13 @@ export interface Config {
   stream: ConfigFile["stream"];
   session: ConfigFile["session"];
   agent: ConfigFile["agent"];
+  /** "provider/id" → price, over the built-in table (config/prices.ts) */
+  costs: ConfigFile["costs"];
+  /** per-prompt limits a prompt does not set itself */
+  limits: ConfigFile["limits"];
+  structuredOutput: ConfigFile["structuredOutput"];
+  /** provider name → Anthropic cache breakpoint lifetime */
+  cacheRetention: ConfigFile["cacheRetention"];
   /** file checkpoints around tool batches (docs/checkpoints.md) */
   checkpoints: ConfigFile["checkpoints"];
   /** the OS sandbox for tool commands (docs/sandbox.md); `--sandbox` overrides the mode */
@@ -317,6 +325,7 @@ function build(
     if (extra.auth.apiKey) secrets.push(extra.auth.apiKey);
     providers.push(extra);
   }
+  for (const provider of providers) applyCosts(provider.models, file.costs);
   const scripted = [ctx.requested, file.defaultModel].some((named) => named?.startsWith("scripted/"));
   if (scripted && !providers.some((p) => p.name === "scripted")) providers.push(scriptedProvider());
   for (const server of Object.values(file.mcpServers)) secrets.push(...mcpSecrets(server));
@@ -344,6 +353,10 @@ function build(
     stream: file.stream,
     session: file.session,
     agent: file.agent,
+    costs: file.costs,
+    limits: file.limits,
+    structuredOutput: file.structuredOutput,
+    cacheRetention: file.cacheRetention,
     sandbox: file.sandbox,
     checkpoints: file.checkpoints,
     secrets,

@@ -23,6 +23,8 @@ const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 const price = () => z._default(z.number().check(z.nonnegative()), 0);
 
+const costSchema = () => z.strictObject({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() });
+
 const modelSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.optional(z.string()),
@@ -33,7 +35,7 @@ const modelSchema = z.strictObject({
   /** the thinking levels the model takes; without it, off through high (xhigh and max must be declared) */
   thinkingLevels: z.optional(z.array(z.enum(thinkingLevels))),
   replayReasoning: z.optional(z.boolean()),
-  cost: z.optional(z.strictObject({ input: price(), output: price(), cacheRead: price(), cacheWrite: price() })),
+  cost: z.optional(costSchema()),
 });
 
 const providerSchema = z.strictObject({
@@ -142,6 +144,21 @@ export const configSchema = z.strictObject({
     }),
     checkpointDefaults,
   ),
+  /** "provider/id" → $ per million tokens, over the built-in price table (config/prices.json) and a model's own `cost` */
+  costs: z._default(z.record(z.string().check(z.regex(/^[^/]+\/.+$/, "must be provider/id")), costSchema()), {}),
+  /** per-prompt limits a prompt does not set itself (docs/rpc.md "Budgets") */
+  limits: z._default(
+    z.strictObject({
+      maxTurns: z.optional(positiveInt()),
+      maxCostUsd: z.optional(z.number().check(z.positive())),
+      maxTokens: z.optional(positiveInt()),
+    }),
+    {},
+  ),
+  /** outputSchema: how many answers the model may give before the run fails */
+  structuredOutput: z._default(z.strictObject({ maxAttempts: z._default(positiveInt(), 3) }), { maxAttempts: 3 }),
+  /** provider name → how long Anthropic-style cache breakpoints live */
+  cacheRetention: z._default(z.record(z.string(), z.enum(["5m", "1h"])), {}),
   agent: z._default(z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }), {
     maxConcurrency: 4,
     maxNestedSpawnDepth: 2,

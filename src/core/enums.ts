@@ -41,3 +41,9 @@ export type PermissionPrompt = (typeof permissionPrompts)[number];
 /** The image formats every provider accepts. */
 export const imageMimeTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export type ImageMimeType = (typeof imageMimeTypes)[number];
+
+/** Why a budget stopped a run (agent_end.stopReason), and what a budget_warning is about. */
+export const budgetStops = ["max_turns", "max_cost", "max_tokens"] as const;
+export type BudgetStop = (typeof budgetStops)[number];
+export const budgetKinds = ["turns", "cost", "tokens"] as const;
+export type BudgetKind = (typeof budgetKinds)[number];

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { once } from "./once.ts";
-import { permissionKinds, permissionModes, thinkingLevels, todoStatuses } from "./enums.ts";
+import { budgetKinds, budgetStops, permissionKinds, permissionModes, thinkingLevels, todoStatuses } from "./enums.ts";
 import { capabilities } from "./protocol.ts";
 
 /** The pieces frames share (messages, usage, todos), built once so every frame refers to the same schema objects. */
@@ -132,10 +132,17 @@ export const frameSchemas = once(() => {
       event("response", { id: z.unknown().optional(), command: z.string(), success: z.literal(false), error: z.string() }),
     ]),
     agent_start: event("agent_start", {}),
-    agent_end: event("agent_end", { messages: z.array(message), willRetry: z.boolean() }),
+    agent_end: event("agent_end", {
+      messages: z.array(message),
+      willRetry: z.boolean(),
+      stopReason: z.enum(budgetStops).optional(),
+      structuredOutput: z.unknown().optional(),
+      error: z.string().optional(),
+    }),
+    budget_warning: event("budget_warning", { kind: z.enum(budgetKinds), used: z.number(), limit: z.number() }),
     agent_settled: event("agent_settled", { aborted: z.boolean() }),
     turn_start: event("turn_start", { turnIndex: z.number() }),
-    turn_end: event("turn_end", { turnIndex: z.number(), message: assistant, toolResults: z.array(toolResultMessage) }),
+    turn_end: event("turn_end", { turnIndex: z.number(), message: assistant, toolResults: z.array(toolResultMessage), structuredOutput: z.unknown().optional() }),
     message_start: event("message_start", { message }),
     message_update: event("message_update", {
       message: z.union([assistant, z.object({ role: z.literal("assistant"), provider: z.string(), model: z.string() })]),

@@ -5,5 +5,19 @@
  */
 export const PROTOCOL_VERSION = "1.1";
 
-export const capabilities = ["hostTools", "hostUris", "ui", "permissions", "mcp", "subagents", "checkpoints", "todos", "images", "login", "backgroundSessions"] as const;
+export const capabilities = [
+  "hostTools",
+  "hostUris",
+  "ui",
+  "permissions",
+  "mcp",
+  "subagents",
+  "checkpoints",
+  "todos",
+  "images",
+  "login",
+  "backgroundSessions",
+  "structuredOutput",
+  "budgets",
+] as const;
 export type Capability = (typeof capabilities)[number];

@@ -14,6 +14,8 @@ import { claimStdout } from "../wire/writer.ts";
 import { Progress } from "./progress.ts";
 import { startIn, type StartSession } from "../agent/launch.ts";
 import { createMcp } from "../mcp/index.ts";
+import type { RunOptions } from "../agent/run-options.ts";
+import type { Limits } from "../agent/budget.ts";
 
 export interface OneShot {
   /** --mode json; otherwise -p */
@@ -23,6 +25,10 @@ export interface OneShot {
   /** --session, --continue, --fork, --session-id, --name */
   start?: StartSession;
   noMcp: boolean;
+  /** --output-schema FILE */
+  outputSchema?: string;
+  /** --max-turns, --max-budget-usd */
+  limits?: Limits;
 }
 
 /** Pi's json mode header: the session file's header line, version 3. */
@@ -32,6 +38,11 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   const prompts = withStdin(how.json ? how.prompts : [how.prompts.join(" ")].filter((p) => p !== ""), await pipedStdin());
   if (prompts.length === 0) {
     process.stderr.write(`nova: ${how.json ? "--mode json" : "-p"} needs a prompt: words after the options, or text on stdin\nRun 'nova --help' for usage.\n`);
+    return 2;
+  }
+  const options = await runOptions(how);
+  if (typeof options === "string") {
+    process.stderr.write(`nova: ${options}\n`);
     return 2;
   }
   // the raw stdout for -p's answer; everything else written there goes to stderr
@@ -50,9 +61,10 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   const session = new AgentSession({ ...sessionOptions, mcp: mcp.view(), subagents: (parent) => subagents.runnerFor(parent) });
   startIn(session, how.start, sessionOptions.model !== undefined);
 
-  const run: { last?: AssistantMessage } = {};
+  const run: { last?: AssistantMessage; end?: Extract<AgentEvent, { type: "agent_end" }> } = {};
   session.subscribe((event) => {
     if (event.type === "message_end" && event.message.role === "assistant") run.last = event.message;
+    else if (event.type === "agent_end") run.end = event;
   });
   const model = session.model ? `${session.model.provider}/${session.model.id}` : "no model";
   const progress = how.json || how.quiet ? undefined : new Progress(process.stderr, process.stderr.isTTY === true, model);
@@ -79,14 +91,15 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
   let code = 0;
   for (const text of prompts) {
     run.last = undefined;
+    run.end = undefined;
     const expanded = text.startsWith("/") ? await session.options.mcp?.expand(text) : undefined;
-    session.prompt(expanded?.text ?? text, expanded?.images ?? []);
+    session.prompt(expanded?.text ?? text, expanded?.images ?? [], undefined, options);
     await session.waitForIdle();
     if (signal) break;
-    const last = run.last as AssistantMessage | undefined;
-    if (!last || last.stopReason === "error" || last.stopReason === "aborted") {
+    const failure = failureOf(run.last as AssistantMessage | undefined, run.end);
+    if (failure) {
       progress?.stop();
-      process.stderr.write(`nova: ${last?.stopReason === "aborted" ? "the run was aborted" : `error: ${last?.errorMessage ?? "the run ended without an answer"}`}\n`);
+      process.stderr.write(`nova: ${failure}\n`);
       code = 1;
       break;
     }
@@ -99,10 +112,40 @@ export async function runOneShot(sessionOptions: SessionOptions, how: OneShot): 
     return exitCodeFor(signal);
   }
   if (how.json || code !== 0) return code;
-  const answer = blockText(run.last!.content);
+  const structured = run.end && "structuredOutput" in run.end;
+  const answer = structured ? `${JSON.stringify(run.end!.structuredOutput)}\n` : blockText(run.last!.content);
   const shown = process.stdout.isTTY ? Bun.markdown.ansi(answer) : answer.endsWith("\n") || answer === "" ? answer : `${answer}\n`;
   await new Promise<void>((resolve) => answerOut(shown, () => resolve()));
   return 0;
+}
+
+/** Why the prompt's run gave no answer, or undefined when it did. */
+function failureOf(last: AssistantMessage | undefined, end: Extract<AgentEvent, { type: "agent_end" }> | undefined): string | undefined {
+  if (last?.stopReason === "aborted") return "the run was aborted";
+  if (end?.stopReason) return `stopped: ${end.stopReason} (the prompt's budget is used up)`;
+  if (!last || last.stopReason === "error") return `error: ${last?.errorMessage ?? "the run ended without an answer"}`;
+  if (end?.error) return `error: ${end.error}`;
+  return undefined;
+}
+
+/** --output-schema's file, compiled, and the limits; a message when the file will not do. */
+async function runOptions(how: OneShot): Promise<RunOptions | undefined | string> {
+  const limits = how.limits && (how.limits.maxTurns !== undefined || how.limits.maxCostUsd !== undefined) ? how.limits : undefined;
+  if (how.outputSchema === undefined) return limits && { limits };
+  const file = Bun.file(how.outputSchema);
+  if (!(await file.exists())) return `--output-schema: ${how.outputSchema}: file not found`;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(await file.text());
+  } catch (error) {
+    return `--output-schema: ${how.outputSchema}: not JSON: ${(error as Error).message}`;
+  }
+  try {
+    const { compileOutputSchema } = await import("../agent/structured-output.ts");
+    return { output: compileOutputSchema(schema), limits };
+  } catch (error) {
+    return `--output-schema: ${how.outputSchema}: ${(error as Error).message}`;
+  }
 }
 
 function exitCodeFor(signal: "SIGINT" | "SIGTERM"): number {

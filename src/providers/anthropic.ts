@@ -63,7 +63,9 @@ export function buildAnthropicRequest(request: ProviderRequest): HttpRequest {
   }
   const lastUser = messages.findLast((m) => m.role === "user");
   const lastBlock = lastUser?.content.at(-1);
-  if (lastBlock) lastBlock.cache_control = EPHEMERAL;
+  // two breakpoints: the system prompt (with the tools before it) and the newest user turn
+  const cache = request.cacheRetention === "1h" ? { ...EPHEMERAL, ttl: "1h" } : EPHEMERAL;
+  if (lastBlock) lastBlock.cache_control = cache;
 
   const body: Record<string, unknown> = {
     model: request.model.id,
@@ -71,7 +73,7 @@ export function buildAnthropicRequest(request: ProviderRequest): HttpRequest {
     messages,
     stream: true,
   };
-  if (request.systemPrompt) body.system = [{ type: "text", text: request.systemPrompt, cache_control: EPHEMERAL }];
+  if (request.systemPrompt) body.system = [{ type: "text", text: request.systemPrompt, cache_control: cache }];
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   }

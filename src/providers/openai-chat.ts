@@ -68,6 +68,8 @@ export function buildChatRequest(request: ProviderRequest): HttpRequest {
   }
   const effort = reasoningEffort(clampThinking(request.thinkingLevel, request.model));
   if (effort) body.reasoning_effort = effort;
+  if (request.outputSchema) body.response_format = { type: "json_schema", json_schema: { ...request.outputSchema, strict: false } };
+  if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
   return { url: joinUrl(request.model.baseUrl, "chat/completions"), headers: bearerHeaders(request.auth), body };
 }
 

@@ -76,6 +76,8 @@ export function buildResponsesRequest(request: ProviderRequest): HttpRequest {
     body.reasoning = { effort, summary: "auto" };
     body.include = ["reasoning.encrypted_content"];
   }
+  if (request.outputSchema) body.text = { format: { type: "json_schema", ...request.outputSchema, strict: false } };
+  if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
   return { url: joinUrl(request.model.baseUrl, "responses"), headers: bearerHeaders(request.auth), body };
 }
 

@@ -8,8 +8,9 @@
  * the last user message picks a rule, each assistant message after it used one
  * part of that rule's reply, and when the reply is used up the last tool result
  * picks the next rule. A resumed or replayed session therefore gets the same
- * answers. The one thing remembered is an error step already sent at a point
- * of the conversation, so that the automatic retry goes on after it.
+ * answers. Two things are remembered: an error step already sent at a point
+ * of the conversation, so that the automatic retry goes on after it, and the
+ * last prompt sent under each cache key, for the cache reads usage reports.
  */
 import { fileURLToPath } from "node:url";
 import type { AgentMessage } from "../core/messages.ts";
@@ -120,8 +121,7 @@ async function* play(steps: Step[], from: number, request: ProviderRequest, sign
       if (!(await delay(step.delayMs, signal))) return yield aborted;
     } else usage = { type: "usage", usage: step.usage };
   }
-  // without a usage step, an estimate (4 characters a token) that is the same at every replay
-  yield usage ?? { type: "usage", usage: { input: Math.ceil(requestSize(request) / 4), output: Math.ceil(output / 4) } };
+  yield usage ?? { type: "usage", usage: { ...estimateInput(request), output: Math.ceil(output / 4) } };
   yield { type: "stop", reason: tools ? "toolUse" : "stop" };
 }
 
@@ -130,8 +130,38 @@ function deltas(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? [text];
 }
 
-function requestSize(request: ProviderRequest): number {
-  return request.systemPrompt.length + request.messages.reduce((n, m) => n + JSON.stringify(m).length, 0);
+/** the last prompt sent under each cache key (a few keys at most, as a real cache evicts) */
+const cached = new Map<string, string>();
+const CACHED_KEYS = 16;
+/** OpenAI's automatic prompt cache: nothing below 1024 tokens, then whole blocks of 128 */
+const CACHE_MIN_TOKENS = 1024;
+const CACHE_BLOCK_TOKENS = 128;
+
+/**
+ * Without a usage step: an estimate (4 characters a token), reported the way
+ * OpenAI reports its prompt cache. With a cache key (the session id), the
+ * part of this prompt that begins the same as the last one sent under that
+ * key is read from the cache, so a request whose start changed (a new system
+ * prompt, a compaction) reads none.
+ */
+function estimateInput(request: ProviderRequest): { input: number; cacheRead: number } {
+  const prompt = request.systemPrompt + JSON.stringify(request.tools) + request.messages.map((m) => JSON.stringify(m)).join("");
+  const total = Math.ceil(prompt.length / 4);
+  if (!request.cacheKey) return { input: total, cacheRead: 0 };
+  const previous = cached.get(request.cacheKey);
+  cached.delete(request.cacheKey);
+  cached.set(request.cacheKey, prompt);
+  if (cached.size > CACHED_KEYS) cached.delete(cached.keys().next().value!);
+  const same = previous === undefined ? 0 : Math.floor(commonPrefix(previous, prompt) / 4);
+  const cacheRead = same < CACHE_MIN_TOKENS ? 0 : Math.floor(same / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
+  return { input: total - cacheRead, cacheRead };
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<boolean> {

@@ -66,6 +66,12 @@ export interface ProviderRequest extends StreamLimits {
   messages: AgentMessage[];
   tools: ToolSpec[];
   thinkingLevel: ThinkingLevel;
+  /** the answer must be JSON in this schema (wire formats with a native mode for it) */
+  outputSchema?: { name: string; schema: Record<string, unknown> };
+  /** what the provider's prompt cache is keyed on (OpenAI's prompt_cache_key): the session id */
+  cacheKey?: string;
+  /** how long Anthropic cache breakpoints live; default the provider's 5 minutes */
+  cacheRetention?: "5m" | "1h";
 }
 
 /**

@@ -20,6 +20,14 @@ const imageSchema = () =>
   });
 
 const images = () => z.array(imageSchema()).optional();
+
+/** What a prompt may ask of its run: an answer in a JSON Schema, and limits (docs/rpc.md "Structured output", "Budgets"). */
+const runOptions = () => ({
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  maxTurns: z.number().int().positive().optional(),
+  maxCostUsd: z.number().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+});
 const queueMode = () => z.enum(["all", "one-at-a-time"]);
 const todoStatus = () => z.enum(todoStatuses);
 
@@ -30,11 +38,11 @@ const todoStatus = () => z.enum(todoStatuses);
  */
 const commandBuilders = {
   // prompting
-  prompt: () => command("prompt", { message: z.string(), images: images(), streamingBehavior: z.enum(["steer", "followUp"]).optional() }),
+  prompt: () => command("prompt", { message: z.string(), images: images(), streamingBehavior: z.enum(["steer", "followUp"]).optional(), ...runOptions() }),
   steer: () => command("steer", { message: z.string(), images: images() }),
-  follow_up: () => command("follow_up", { message: z.string(), images: images() }),
+  follow_up: () => command("follow_up", { message: z.string(), images: images(), ...runOptions() }),
   abort: () => command("abort", {}),
-  abort_and_prompt: () => command("abort_and_prompt", { message: z.string(), images: images() }),
+  abort_and_prompt: () => command("abort_and_prompt", { message: z.string(), images: images(), ...runOptions() }),
   permission_response: () =>
     command("permission_response", {
       requestId: z.union([z.string(), z.number()]),

@@ -4,7 +4,7 @@
  * those cannot be loaded everything else still works.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import sharp from "sharp";
 import { tempDir } from "../support/nova.ts";
@@ -12,16 +12,19 @@ import { promptAndSettle, scenario, type Scenario } from "../support/scenario.ts
 import { BINARY, requireBinary } from "../support/targets.ts";
 
 let binary: string;
+let alone: string;
 const open: Scenario[] = [];
 
 beforeAll(() => {
   requireBinary();
-  const alone = tempDir("nova-alone-");
+  alone = tempDir("nova-alone-");
   binary = join(alone, "nova");
   copyFileSync(BINARY, binary);
 });
 afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));
+  // a 130 MB copy per run would fill the disk
+  rmSync(alone, { recursive: true, force: true });
 });
 
 async function zoomSession(env: Record<string, string> = {}): Promise<{ s: Scenario; end: Record<string, any> }> {

@@ -144,3 +144,19 @@ describe("scripted provider", () => {
     expect(await transcript()).toEqual(one);
   });
 });
+
+describe("scripted provider: prompt cache", () => {
+  test("without a usage step, what the last request under the session's cache key sent is reported as cache reads, OpenAI-style", async () => {
+    const long = "a line that makes the prompt long enough for the cache. ".repeat(120);
+    const { nova } = await start(`- reply: [{text: "${long}"}]\n`);
+    const first = assistants(await promptAndSettle(nova, "one"))[0]!;
+    const second = assistants(await promptAndSettle(nova, "two"))[0]!;
+    // the first request has nothing cached; the second begins with all of it
+    expect(first.usage.cacheRead).toBe(0);
+    expect(second.usage.cacheRead).toBeGreaterThanOrEqual(1024);
+    expect(second.usage.cacheRead % 128).toBe(0);
+    expect(second.usage.input).toBeGreaterThan(0);
+    expect(second.usage.cacheRead + second.usage.input).toBeGreaterThan(first.usage.input + first.usage.cacheRead);
+    expect(second.usage.cacheRead).toBeLessThanOrEqual(first.usage.input + first.usage.cacheRead);
+  });
+});

@@ -2,7 +2,8 @@
 import type { CommandOf } from "../commands.ts";
 import type { HandlerContext } from "./context.ts";
 import type { ImageContent } from "../../core/messages.ts";
-import type { Disposition } from "../../agent/session.ts";
+import type { Disposition, RunOptions } from "../../agent/session.ts";
+import { runOptions } from "../../agent/run-options.ts";
 import { validateImages } from "../../tools/images.ts";
 
 /** Images are checked on arrival so a bad one rejects the command and nothing is queued. */
@@ -24,14 +25,22 @@ export function promptingHandlers(ctx: HandlerContext) {
     // `/mcp__server__prompt args` first becomes the text the server's prompt gives
     prompt: async (c: CommandOf<"prompt">) => {
       const attached = images(c.images);
+      const options = await runOptions(c);
       const expanded = c.message.startsWith("/") ? await ctx.session.options.mcp?.expand(c.message) : undefined;
-      if (expanded) return answer(ctx.session.prompt(expanded.text, [...attached, ...expanded.images], c.streamingBehavior));
-      return answer(ctx.session.prompt(c.message, attached, c.streamingBehavior));
+      if (expanded) return answer(ctx.session.prompt(expanded.text, [...attached, ...expanded.images], c.streamingBehavior, options));
+      return answer(ctx.session.prompt(c.message, attached, c.streamingBehavior, options));
     },
     steer: (c: CommandOf<"steer">) => answer(ctx.session.enqueue("steer", c.message, images(c.images))),
-    follow_up: (c: CommandOf<"follow_up">) => answer(ctx.session.enqueue("followUp", c.message, images(c.images))),
+    follow_up: async (c: CommandOf<"follow_up">) => {
+      const attached = images(c.images);
+      return answer(ctx.session.enqueue("followUp", c.message, attached, await runOptions(c)));
+    },
     abort: () => ctx.session.abort(),
-    abort_and_prompt: async (c: CommandOf<"abort_and_prompt">) => answer(await abortAndPrompt(ctx, c.message, images(c.images))),
+    abort_and_prompt: async (c: CommandOf<"abort_and_prompt">) => {
+      const attached = images(c.images);
+      const options = await runOptions(c);
+      return answer(await abortAndPrompt(ctx, c.message, attached, options));
+    },
     permission_response: (c: CommandOf<"permission_response">) =>
       ctx.session.answerPermission(c.requestId, { approved: c.approved, ...(c.remember ? { remember: c.remember } : {}) }),
     clear_queue: () => ctx.session.queues.clear(),
@@ -41,7 +50,7 @@ export function promptingHandlers(ctx: HandlerContext) {
   };
 }
 
-async function abortAndPrompt(ctx: HandlerContext, text: string, list: ImageContent[]): Promise<Disposition> {
+async function abortAndPrompt(ctx: HandlerContext, text: string, list: ImageContent[], options: RunOptions | undefined): Promise<Disposition> {
   await ctx.session.abort();
-  return ctx.session.prompt(text, list);
+  return ctx.session.prompt(text, list, undefined, options);
 }
