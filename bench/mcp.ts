@@ -37,6 +37,20 @@ export async function benchMcp(runs = 25) {
     table[`${name} nova / before / without MCP`] = `${n.toFixed(1)} / ${b.toFixed(1)} / ${w.toFixed(1)}`;
     table[`${name} ratio to before / to without MCP`] = `${ratio(n, b)} / ${ratio(n, w)}`;
   });
+  // nova against the cut-off build alone, in both orders: on a busy machine the order within a pair shows as much as the change
+  for (const [label, first, second] of [
+    ["nova first", NOVA, without],
+    ["without MCP first", without, NOVA],
+  ] as const) {
+    const a: number[][] = [];
+    const b: number[][] = [];
+    for (let i = 0; i < runs * 2; i++) {
+      a.push(await startOnce([first, "--no-session"]));
+      b.push(await startOnce([second, "--no-session"]));
+    }
+    const [n, w] = first === NOVA ? [a, b] : [b, a];
+    table[`pairs, ${label}: ready / CPU ratio nova to without MCP`] = `${ratio(at(n, 0), at(w, 0))} / ${ratio(at(n, 2), at(w, 2))}`;
+  }
   table["spawn→ready with a server configured ms"] = at(samples.configured, 0).toFixed(1);
   table["spawn→get_state with a server configured ms"] = at(samples.configured, 1).toFixed(1);
   table["with a server / without, get_state ratio"] = ratio(at(samples.configured, 1), at(samples.nova, 1));
