@@ -18,13 +18,23 @@ export async function benchMcp(runs = 25) {
   const everything = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
   writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] } } }));
   const samples = { nova: [] as number[][], before: [] as number[][], without: [] as number[][], configured: [] as number[][] };
+  const plain = [
+    ["nova", NOVA],
+    ["before", before],
+    ["without", without],
+  ] as const;
   for (let i = 0; i < runs; i++) {
-    samples.nova.push(await startOnce([NOVA, "--no-session"]));
-    samples.before.push(await startOnce([before, "--no-session"]));
-    samples.without.push(await startOnce([without, "--no-session"]));
+    // rotated, so no binary always starts right after another one's exit
+    for (let k = 0; k < plain.length; k++) {
+      const [name, binary] = plain[(i + k) % plain.length]!;
+      samples[name].push(await startOnce([binary, "--no-session"]));
+    }
   }
-  // apart, so a server still shutting down never slows the next start measured
-  for (let i = 0; i < runs; i++) samples.configured.push(await startOnce([NOVA, "--no-session", "--config", config]));
+  // apart, with a pause after each: the server-everything a run started is still exiting when nova has, and would slow the next start
+  for (let i = 0; i < runs; i++) {
+    samples.configured.push(await startOnce([NOVA, "--no-session", "--config", config]));
+    await Bun.sleep(500);
+  }
   const at = (list: number[][], k: number) => median(list.map((s) => s[k]!));
   const size = (path: string) => statSync(path).size;
   const measures = ["spawn→ready ms", "spawn→get_state ms", "CPU ms to get_state and exit"] as const;
