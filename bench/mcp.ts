@@ -17,7 +17,10 @@ export async function benchMcp(runs = 25) {
   const config = join(TMP, "mcp-config.yml");
   const everything = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
   writeFileSync(config, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] } } }));
-  const samples = { nova: [] as number[][], before: [] as number[][], without: [] as number[][], configured: [] as number[][] };
+  // the same start with a config file but no server: reading a config (yaml) is not the MCP client's cost
+  const plainConfig = join(TMP, "mcp-config-none.yml");
+  writeFileSync(plainConfig, JSON.stringify({ mcpServers: {} }));
+  const samples = { nova: [] as number[][], before: [] as number[][], without: [] as number[][], configured: [] as number[][], configFile: [] as number[][] };
   const plain = [
     ["nova", NOVA],
     ["before", before],
@@ -32,6 +35,8 @@ export async function benchMcp(runs = 25) {
   }
   // apart, with a pause after each: the server-everything a run started is still exiting when nova has, and would slow the next start
   for (let i = 0; i < runs; i++) {
+    samples.configFile.push(await startOnce([NOVA, "--no-session", "--config", plainConfig]));
+    await Bun.sleep(500);
     samples.configured.push(await startOnce([NOVA, "--no-session", "--config", config]));
     await Bun.sleep(500);
   }
@@ -62,9 +67,10 @@ export async function benchMcp(runs = 25) {
     const [n, w] = first === NOVA ? [a, b] : [b, a];
     table[`pairs, ${label}: ready / CPU ratio nova to without MCP`] = `${ratio(at(n, 0), at(w, 0))} / ${ratio(at(n, 2), at(w, 2))}`;
   }
-  table["spawn→ready with a server configured ms"] = at(samples.configured, 0).toFixed(1);
-  table["spawn→get_state with a server configured ms"] = at(samples.configured, 1).toFixed(1);
-  table["with a server / without, get_state ratio"] = ratio(at(samples.configured, 1), at(samples.nova, 1));
+  table["spawn→ready ms, config file with a server / with none"] = `${at(samples.configured, 0).toFixed(1)} / ${at(samples.configFile, 0).toFixed(1)}`;
+  table["spawn→ready ratio, with a server to none"] = ratio(at(samples.configured, 0), at(samples.configFile, 0));
+  table["spawn→get_state ms, config file with a server / with none"] = `${at(samples.configured, 1).toFixed(1)} / ${at(samples.configFile, 1).toFixed(1)}`;
+  table["spawn→get_state ratio, with a server to none"] = ratio(at(samples.configured, 1), at(samples.configFile, 1));
   return table;
 }
 
