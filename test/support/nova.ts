@@ -25,9 +25,9 @@ export interface SpawnOptions {
   home?: string;
 }
 
-export function tempDir(prefix = "nova-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+import { tempDir } from "./temp.ts";
+
+export { tempDir };
 
 export function command(options: SpawnOptions = {}): string[] {
   const binary = options.binary ?? process.env.NOVA_BIN;
