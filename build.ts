@@ -103,5 +103,5 @@ if (import.meta.main) {
   const host = hostTarget();
   console.error(`built ${await buildExecutable({ target: host, outfile: "dist/nova", sharp: installedSharp(host) })}`);
   if (flags.has("--all")) await buildAll();
-  if (flags.has("--pack")) packAll();
+  if (flags.has("--pack")) await packAll();
 }

@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   "image-startup": async () => (await import("./image-startup.ts")).benchImageStartup(),
   checkpoints: async () => (await import("./checkpoints.ts")).benchCheckpoints(),
   sandbox: async () => (await import("./sandbox.ts")).benchSandbox(),
+  launcher: async () => (await import("./launcher.ts")).benchLauncher(),
 };
 
 const chosen = process.argv.slice(2);

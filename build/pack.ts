@@ -9,6 +9,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, r
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { TARGETS, type Target, hostTarget } from "./targets.ts";
+import { stageClient } from "./client.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const SKELETONS = join(ROOT, "npm");
@@ -46,7 +47,7 @@ function stagePlatform(stage: string, target: Target, executable: string): strin
   return dir;
 }
 
-function stageMain(stage: string): string {
+async function stageMain(stage: string): Promise<string> {
   const dir = join(stage, "nova-agent");
   cpSync(join(SKELETONS, "nova-agent"), dir, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -54,15 +55,16 @@ function stageMain(stage: string): string {
   manifest.optionalDependencies = Object.fromEntries(TARGETS.map((t) => [platformPackage(t), pkg.version]));
   writeJson(join(dir, "package.json"), manifest);
   copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
+  await stageClient(dir);
   return dir;
 }
 
 /** Packs the launcher and every platform whose executable dist/ holds; returns the tarball paths. */
-export function packAll(): string[] {
+export async function packAll(): Promise<string[]> {
   const stage = join(NPM_OUT, "stage");
   rmSync(NPM_OUT, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
-  const dirs = [stageMain(stage)];
+  const dirs = [await stageMain(stage)];
   for (const target of TARGETS) {
     const executable = executableFor(target);
     if (executable) dirs.push(stagePlatform(stage, target, executable));

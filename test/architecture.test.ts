@@ -18,7 +18,7 @@ const LAYERS: string[][] = [
   ["checkpoints"],
   ["agent"],
   ["rpc", "acp", "print"],
-  ["main"],
+  ["main", "client"],
 ];
 
 const ROOT = join(import.meta.dir, "..");

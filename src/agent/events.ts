@@ -50,7 +50,7 @@ export type AgentEvent =
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> | string }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: Record<string, unknown> | string; partialResult: ToolResult }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean; durationMs?: number }
-  | { type: "permission_request"; requestId: number; toolName: string; command: string; arguments?: Record<string, unknown> }
+  | { type: "permission_request"; requestId: number; toolName: string; command: string; arguments?: Record<string, unknown>; reason?: string }
   | { type: "queue_update"; steering: string[]; followUp: string[]; pendingMessageCount: number }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
@@ -66,7 +66,7 @@ export type AgentEvent =
   | { type: "thinking_level_changed"; level: ThinkingLevel }
   | { type: "session_info_changed"; name?: string }
   /** output of the host's own `bash` command as it arrives; id is the command's */
-  | { type: "bash_execution_update"; id?: string; delta: string }
+  | { type: "bash_execution_update"; id?: string | number; delta: string }
   | SubagentEvent;
 
 /** What a child agent (the `task` tool) does, reported through its parent's sink at the level the host subscribed to. */

@@ -25,7 +25,7 @@ export interface FilesHost {
   readonly queues: { clear(): unknown };
   context: AgentMessage[];
   readonly choice: ModelChoice;
-  contextUsage(): object | null;
+  contextUsage(): { tokens: number; contextWindow: number; percent: number } | null;
   /** the summary a handoff starts the next session from */
   handoffSummary(messages: AgentMessage[], customInstructions: string | undefined): Promise<string>;
 }

@@ -19,7 +19,7 @@ export class UserBash {
   ) {}
 
   /** The output streams as bash_execution_update (tagged with the command's `id`); an excluded result is kept in the file (as Pi does) but never reaches the model. */
-  async run(command: string, excludeFromContext = false, id?: string) {
+  async run(command: string, excludeFromContext = false, id?: string | number) {
     if (this.running) throw new CommandError("A bash command is already running; send abort_bash to stop it.");
     const controller = new AbortController();
     this.running = controller;

@@ -329,6 +329,8 @@ Examples:
   git diff | nova -p "review this change"                    piped stdin comes first
   nova --mode json "list the tests" > events.jsonl
   nova --mode rpc                                            for IDE plugins and scripts
+  nova --mode rpc --model scripted/demo                      a host's CI: no key, no network
+  nova --print-schema > nova.schema.json                     JSON Schema 2020-12 of the protocol
 
 Options:
   -p, --print                 run PROMPT (the words joined) with the tools in the cwd; stdout gets only
@@ -363,7 +365,7 @@ Options:
   --append-system-prompt TEXT|FILE  append to the system prompt (repeatable)
   --sandbox MODE               run the model's commands in an OS sandbox: off, workspace-write, read-only
   --message-snapshots         repeat the whole partial message in every message_update (Pi's cost model)
-  --print-schema              print the JSON Schema of every command and event
+  --print-schema              print the protocol as one JSON Schema 2020-12 document
   --version, --help
 
 Accepted for Pi launch lines, no effect: --no-themes, --theme X, --use-theme X,
@@ -372,7 +374,9 @@ Accepted for Pi launch lines, no effect: --no-themes, --theme X, --use-theme X,
   -r/--resume is refused (nova has no session picker).
 
 Exit codes (-p, json): 0 done, 1 the run failed or was aborted, 2 usage, 130 interrupted (Ctrl-C).
-Docs: docs/rpc.md (protocol), docs/print.md (-p and json), docs/scripted.md (the scripted model).
+Docs: README.md (install, Troubleshooting), docs/rpc.md (protocol, versioning), docs/client.md
+  (nova-agent/client, the typed TS client), examples/ (Python and Node hosts), docs/config.md,
+  docs/print.md (-p and json), docs/scripted.md (the scripted model), docs/acp.md.
 
 Environment:
   NOVA_HOME (default ~/.nova), NOVA_PERMISSION_PROMPT, PI_CODING_AGENT_SESSION_DIR,

@@ -14,11 +14,23 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       return `${path} must be ${article(issue.expected)}, got ${show(input)}`;
     case "invalid_value":
       return `${path} must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${show(input)}`;
-    case "invalid_union":
+    case "invalid_union": {
+      const types = simpleTypes(issue.errors);
+      if (types) return `${path} must be ${types.map(article).join(" or ")}, got ${show(input)}`;
       return `${path} has an unexpected shape, got ${show(input)}`;
+    }
     default:
       return `${path} ${issue.message}${input === undefined ? "" : `, got ${show(input)}`}`;
   }
+}
+
+/** The types a union of plain types (string | number) takes, when every branch failed only on its type. */
+function simpleTypes(branches: z.core.$ZodIssue[][]): string[] | undefined {
+  const types = branches.map((issues) => {
+    const [only] = issues;
+    return issues.length === 1 && only?.code === "invalid_type" && only.path.length === 0 ? only.expected : undefined;
+  });
+  return types.length > 0 && types.every((t) => t !== undefined) ? (types as string[]) : undefined;
 }
 
 function formatPath(path: PropertyKey[]): string {

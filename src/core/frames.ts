@@ -4,9 +4,12 @@
  * nothing on the hot path validates its own output.
  */
 import { z } from "zod";
+import { once } from "./once.ts";
 import { thinkingLevels, todoStatuses } from "./enums.ts";
+import { capabilities } from "./protocol.ts";
 
-export function frameSchemas() {
+/** The pieces frames share (messages, usage, todos), built once so every frame refers to the same schema objects. */
+export const frameParts = once(() => {
   const text = z.object({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
   const image = z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
   const thinking = z.object({ type: z.literal("thinking"), thinking: z.string(), thinkingSignature: z.string().optional(), redacted: z.boolean().optional() });
@@ -93,14 +96,40 @@ export function frameSchemas() {
   const todoPhase = z.object({ name: z.string(), tasks: z.array(todoTask) });
   const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
   const args = z.union([z.record(z.string(), z.unknown()), z.string()]);
-
   return {
-    ready: event("ready", {}),
+    text,
+    image,
+    thinking,
+    toolCall,
+    usage,
+    assistant,
+    toolResultMessage,
+    message,
+    toolResult,
+    blockEvent,
+    compactionResult,
+    compactionReason,
+    todoTask,
+    todoPhase,
+    event,
+    args,
+  };
+});
+
+/** The id a host gave its command, echoed as given. */
+export const requestId = () => z.union([z.string(), z.number()]);
+
+export const frameSchemas = once(() => {
+  const { usage, assistant, toolResultMessage, message, toolResult, blockEvent, compactionResult, compactionReason, todoTask, todoPhase, event, args } = frameParts();
+  return {
+    /** the first frame of --mode rpc: nova's version, the protocol's, and the sub-protocols served */
+    ready: event("ready", { version: z.string(), protocolVersion: z.string(), capabilities: z.array(z.enum(capabilities)) }),
     /** the first line of --mode json: the session file's header */
     session: event("session", { version: z.number(), id: z.string(), timestamp: z.string(), cwd: z.string() }),
     response: z.union([
-      event("response", { id: z.string().optional(), command: z.string(), success: z.literal(true), data: z.unknown().optional() }),
-      event("response", { id: z.string().optional(), command: z.string(), success: z.literal(false), error: z.string() }),
+      event("response", { id: requestId().optional(), command: z.string(), success: z.literal(true), data: z.unknown().optional() }),
+      // a failure echoes whatever id the frame carried, even one of the wrong type
+      event("response", { id: z.unknown().optional(), command: z.string(), success: z.literal(false), error: z.string() }),
     ]),
     agent_start: event("agent_start", {}),
     agent_end: event("agent_end", { messages: z.array(message), willRetry: z.boolean() }),
@@ -117,7 +146,13 @@ export function frameSchemas() {
     tool_execution_start: event("tool_execution_start", { toolCallId: z.string(), toolName: z.string(), args }),
     tool_execution_update: event("tool_execution_update", { toolCallId: z.string(), toolName: z.string(), args, partialResult: toolResult }),
     tool_execution_end: event("tool_execution_end", { toolCallId: z.string(), toolName: z.string(), result: toolResult, isError: z.boolean(), durationMs: z.number().optional() }),
-    permission_request: event("permission_request", { requestId: z.number(), toolName: z.string(), command: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }),
+    permission_request: event("permission_request", {
+      requestId: z.number(),
+      toolName: z.string(),
+      command: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      reason: z.string().optional(),
+    }),
     queue_update: event("queue_update", { steering: z.array(z.string()), followUp: z.array(z.string()), pendingMessageCount: z.number() }),
     auto_retry_start: event("auto_retry_start", { attempt: z.number(), maxAttempts: z.number(), delayMs: z.number(), errorMessage: z.string() }),
     auto_retry_end: event("auto_retry_end", { success: z.boolean(), attempt: z.number(), finalError: z.string().optional() }),
@@ -139,7 +174,7 @@ export function frameSchemas() {
     }),
     thinking_level_changed: event("thinking_level_changed", { level: z.enum(thinkingLevels) }),
     session_info_changed: event("session_info_changed", { name: z.string().optional() }),
-    bash_execution_update: event("bash_execution_update", { id: z.string().optional(), delta: z.string() }),
+    bash_execution_update: event("bash_execution_update", { id: requestId().optional(), delta: z.string() }),
     todo_reminder: event("todo_reminder", { todos: z.array(todoTask), phases: z.array(todoPhase) }),
     todo_auto_clear: event("todo_auto_clear", { phases: z.array(todoPhase) }),
     todos_changed: event("todos_changed", { phases: z.array(todoPhase) }),
@@ -186,4 +221,4 @@ export function frameSchemas() {
     subagent_progress: event("subagent_progress", { agentId: z.string(), text: z.string() }),
     subagent_event: event("subagent_event", { agentId: z.string(), event: z.object({ type: z.string() }).loose() }),
   };
-}
+});

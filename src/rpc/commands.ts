@@ -5,9 +5,10 @@
  */
 import { z } from "zod";
 import { permissionModes, thinkingLevels, todoStatuses } from "../core/enums.ts";
+import { requestId } from "../core/frames.ts";
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
-  return z.object({ id: z.string().optional(), type: z.literal(type), ...shape });
+  return z.object({ id: requestId().optional(), type: z.literal(type), ...shape });
 }
 
 const imageSchema = () =>

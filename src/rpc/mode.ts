@@ -16,6 +16,7 @@ import { createDispatch } from "./handlers/index.ts";
 import { HandlerContext } from "./handlers/context.ts";
 import { toFrame } from "../wire/event-frame.ts";
 import { RpcServer } from "./server.ts";
+import { readyFrame } from "./ready.ts";
 import { runMode } from "../wire/lifecycle.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 
@@ -68,7 +69,7 @@ export async function runRpcMode(
 
   return runMode(writer, {
     serve: async () => {
-      writer.send({ type: "ready" });
+      writer.send(readyFrame());
       // connecting in the background: neither ready nor the first command waits for a server
       void mcp.setServers("config", config.mcpServers);
       // while the host reads `ready`: the system prompt's files and the local date's

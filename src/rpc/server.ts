@@ -1,16 +1,23 @@
 /**
  * The byte path: stdin chunks → LF scanner → UTF-8 → JSON.parse → zod →
  * handler → response. Every failure becomes one `success:false` response
- * (echoing the id when the record had a string one) and reading goes on.
+ * (echoing the id exactly as the record carried it) and reading goes on.
  */
 import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import { describeIssue } from "../core/describe-issue.ts";
 import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandOf, type CommandType, type ReplyOf, type ReplyType } from "./commands.ts";
 import type { FrameWriter } from "../wire/writer.ts";
+import type { ResponseData } from "./responses.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan, refusedReply, tooDeep } from "./json-bounds.ts";
 
-/** One handler per command, taking that command's parsed frame: the compiler connects each to its schema. */
-export type CommandHandlers = { [K in CommandType]: (command: CommandOf<K>) => unknown };
+/**
+ * One handler per command, taking that command's parsed frame and returning
+ * its response data (responses.ts), or nothing when the response has none:
+ * the compiler connects each handler to both schemas.
+ */
+export type CommandHandlers = {
+  [K in CommandType]: ResponseData<K> extends undefined ? (command: CommandOf<K>) => void | Promise<void> : (command: CommandOf<K>) => ResponseData<K> | Promise<ResponseData<K>>;
+};
 export type ReplyHandlers = { [K in ReplyType]: (reply: ReplyOf<K>) => void };
 
 export interface Dispatch {
@@ -47,7 +54,7 @@ export class RpcServer {
       return this.fail(undefined, "parse", `Failed to parse command: a command must be a JSON object, got ${kind}`);
     }
     const frame = record.value;
-    const id = typeof frame.id === "string" ? frame.id : undefined;
+    const id = frame.id;
     const type = frame.type;
     if (typeof type !== "string") {
       return this.fail(id, "unknown", type === undefined ? "type is required" : `type must be a string, got ${JSON.stringify(type)}`);
@@ -58,7 +65,7 @@ export class RpcServer {
     return this.command(id, type, frame);
   }
 
-  private command<K extends CommandType>(id: string | undefined, type: K, frame: Record<string, unknown>): Promise<void> | void {
+  private command<K extends CommandType>(id: unknown, type: K, frame: Record<string, unknown>): Promise<void> | void {
     const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
     if (!parsed.success) return this.fail(id, type, describeIssue(parsed.error.issues[0]!));
     const run = this.run(id, type, parsed.data);
@@ -67,7 +74,7 @@ export class RpcServer {
     run.finally(() => this.running.delete(run));
   }
 
-  private async run<K extends CommandType>(id: string | undefined, command: K, data: CommandOf<K>): Promise<void> {
+  private async run<K extends CommandType>(id: unknown, command: K, data: CommandOf<K>): Promise<void> {
     try {
       const handler: CommandHandlers[K] = this.dispatch.commands[command];
       const result = await handler(data);
@@ -78,9 +85,9 @@ export class RpcServer {
   }
 
   /** A frame too deep to keep: a command fails; a reply settles its request as a failure. */
-  private refuseDeep(id: string | undefined, type: string): void {
+  private refuseDeep(id: unknown, type: string): void {
     if (!isReplyType(type)) return this.fail(id, isCommandType(type) ? type : "unknown", tooDeep(isCommandType(type) ? `the ${type} command` : "the frame"));
-    const standIn = id === undefined ? undefined : refusedReply(type, id, tooDeep(type));
+    const standIn = typeof id === "string" ? refusedReply(type, id, tooDeep(type)) : undefined;
     if (standIn) this.reply(type, standIn);
     else process.stderr.write(`nova: ignored ${type}: ${tooDeep("it")}\n`);
   }
@@ -100,7 +107,7 @@ export class RpcServer {
     }
   }
 
-  private fail(id: string | undefined, command: string, error: string): void {
+  private fail(id: unknown, command: string, error: string): void {
     this.writer.send({ id, type: "response", command, success: false, error });
   }
 }

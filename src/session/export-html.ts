@@ -1,13 +1,17 @@
 /**
  * Renders a conversation as one self-contained HTML page (`export_html`): inline
  * CSS, images as data: URIs, no scripts and no external assets, so the file can
- * be mailed or archived and still open years later. Every string passes through
- * the redactor and the HTML escaper, in that order, so nothing is shown raw.
+ * be mailed or archived and still open years later. Messages' markdown is
+ * rendered (export-markdown.ts), code highlighted, tool arguments shown as
+ * fields with file contents as code blocks. Every string passes through the
+ * redactor first and then the HTML escaper or the markdown renderer (which
+ * shows raw HTML as text), so nothing is shown raw.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AgentMessage, AssistantMessage, BashExecutionMessage, ImageContent, TextContent, ToolResultMessage } from "../core/messages.ts";
 import { makeRedactor, redactDeep, type Redactor } from "./redact.ts";
+import { codeBlock, escapeHtml, languageOf, markdownHtml } from "./export-markdown.ts";
 
 export interface ExportInput {
   messages: readonly AgentMessage[];
@@ -24,9 +28,22 @@ export interface ExportOptions {
 
 export function exportHtml(input: ExportInput, options: ExportOptions): string {
   const page = new Page(makeRedactor(options.secrets));
-  page.header(input);
+  const title = titleOf(input);
+  page.header(input, title);
   for (const message of input.messages) page.message(message);
-  return page.finish(input.name ?? `Session ${input.sessionId}`);
+  return page.finish(title);
+}
+
+/** The session's name, else its first prompt's first line (shortened), else its id. */
+function titleOf(input: ExportInput): string {
+  if (input.name?.trim()) return input.name.trim();
+  for (const message of input.messages) {
+    if (message.role !== "user") continue;
+    const text = typeof message.content === "string" ? message.content : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join(" ");
+    const line = text.trim().split("\n", 1)[0]!.trim();
+    if (line) return line.length > 80 ? `${line.slice(0, 77)}…` : line;
+  }
+  return `Session ${input.sessionId}`;
 }
 
 /** Writes the page, creating the folder it goes in. */
@@ -45,7 +62,7 @@ class Page {
     return escapeHtml(this.redact(value));
   }
 
-  header(input: ExportInput): void {
+  header(input: ExportInput, title: string): void {
     const rows: [string, string | undefined][] = [
       ["Session", input.sessionId],
       ["Directory", input.cwd],
@@ -53,7 +70,7 @@ class Page {
       ["Messages", String(input.messages.length)],
       ["Exported", new Date().toISOString()],
     ];
-    this.#parts.push(`<header><h1>${this.text(input.name ?? "Session")}</h1><dl>`);
+    this.#parts.push(`<header><h1>${this.text(title)}</h1><dl>`);
     for (const [label, value] of rows) {
       if (value !== undefined) this.#parts.push(`<dt>${label}</dt><dd>${this.text(value)}</dd>`);
     }
@@ -65,8 +82,8 @@ class Page {
       case "user":
       case "custom":
         this.#open("user", message.role === "user" ? "User" : `Context · ${message.customType}`);
-        if (typeof message.content === "string") this.#paragraphs(message.content);
-        else this.#contents(message.content, (text) => this.#paragraphs(text));
+        if (typeof message.content === "string") this.#markdown(message.content);
+        else this.#contents(message.content, (text) => this.#markdown(text));
         break;
       case "assistant":
         this.#assistant(message);
@@ -79,11 +96,11 @@ class Page {
         break;
       case "compactionSummary":
         this.#open("summary", `Compaction summary · ${message.tokensBefore} tokens before`);
-        this.#paragraphs(message.summary);
+        this.#markdown(message.summary);
         break;
       case "branchSummary":
         this.#open("summary", "Branch summary");
-        this.#paragraphs(message.summary);
+        this.#markdown(message.summary);
         break;
     }
     this.#parts.push("</section>");
@@ -104,19 +121,29 @@ class Page {
     const failed = message.stopReason === "error" || message.stopReason === "aborted";
     this.#open(failed ? "assistant error" : "assistant", `Assistant · ${message.provider}/${message.model}`);
     for (const part of message.content) {
-      if (part.type === "text") this.#paragraphs(part.text);
+      if (part.type === "text") this.#markdown(part.text);
       else if (part.type === "thinking") {
         const label = part.redacted ? "Thinking (redacted by the provider)" : "Thinking";
         this.#parts.push(`<details class="thinking"><summary>${label}</summary><pre>${this.text(part.thinking)}</pre></details>`);
-      } else {
-        const args = JSON.stringify(redactDeep(part.arguments, this.redact), null, 2);
-        this.#parts.push(`<div class="tool-call"><div class="tool-name">${this.text(part.name)}</div><pre>${escapeHtml(args)}</pre></div>`);
-      }
+      } else this.#toolCall(part.name, redactDeep(part.arguments, this.redact) as Record<string, unknown>);
     }
     if (failed) {
       const reason = message.errorMessage ?? (message.stopReason === "aborted" ? "Aborted" : "Error");
       this.#parts.push(`<div class="error-text">${this.text(reason)}</div>`);
     }
+  }
+
+  /** Each argument as a field: multi-line text (a file's content, an edit's old and new text) as a code block, highlighted by the path's language. */
+  #toolCall(name: string, args: Record<string, unknown>): void {
+    const lang = languageOf(args.path ?? args.file_path);
+    this.#parts.push(`<div class="tool-call"><div class="tool-name">${this.text(name)}</div><dl class="args">`);
+    for (const [key, value] of Object.entries(args)) {
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      const shown =
+        typeof value === "string" && (value.includes("\n") || value.length > 100) ? codeBlock(value, key === "command" ? "sh" : lang) : `<code>${escapeHtml(text)}</code>`;
+      this.#parts.push(`<dt>${escapeHtml(key)}</dt><dd>${shown}</dd>`);
+    }
+    this.#parts.push("</dl></div>");
   }
 
   #toolResult(message: ToolResultMessage): void {
@@ -141,8 +168,9 @@ class Page {
   #diff(diff: string): void {
     this.#parts.push('<pre class="diff">');
     for (const line of diff.split("\n")) {
-      const kind = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
-      this.#parts.push(`<span class="${kind}">${this.text(line)}</span>\n`);
+      const kind = /^(\+\+\+ |--- |@@)/.test(line) ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
+      // block spans: a newline between them would show as an empty line
+      this.#parts.push(`<span class="${kind}">${this.text(line) || " "}</span>`);
     }
     this.#parts.push("</pre>");
   }
@@ -167,17 +195,10 @@ class Page {
     this.#parts.push(`<section class="message ${kind}"><div class="role">${this.text(role)}</div>`);
   }
 
-  #paragraphs(text: string): void {
-    for (const paragraph of text.split(/\n{2,}/)) {
-      if (paragraph.trim() !== "") this.#parts.push(`<p>${this.text(paragraph)}</p>`);
-    }
+  /** Redacted, then rendered: raw HTML in it shows as text. */
+  #markdown(text: string): void {
+    if (text.trim() !== "") this.#parts.push(`<div class="md">${markdownHtml(this.redact(text))}</div>`);
   }
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
 const STYLE = `
@@ -197,7 +218,17 @@ dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 .message.tool-result,.message.bash{background:var(--tool)}
 .message.error{background:var(--error);border-color:var(--error-fg)}
 .role{font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin-bottom:4px}
-p{white-space:pre-wrap;overflow-wrap:anywhere;margin:6px 0}
+p{overflow-wrap:anywhere;margin:6px 0}
+.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
+.md code,dd code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--tool);padding:1px 4px;border-radius:3px}
+.md table{border-collapse:collapse}.md th,.md td{border:1px solid var(--border);padding:3px 8px}
+.md blockquote{margin:6px 0;padding-left:10px;border-left:3px solid var(--border);color:var(--muted)}
+pre.code{background:var(--tool);border:1px solid var(--border);border-radius:6px;padding:8px 10px;white-space:pre;overflow-x:auto}
+pre.code code{background:none;padding:0}
+.tok-c{color:var(--muted);font-style:italic}.tok-s{color:#a31515}.tok-n{color:#098658}.tok-k{color:#0000c0;font-weight:600}
+@media (prefers-color-scheme:dark){.tok-s{color:#ce9178}.tok-n{color:#b5cea8}.tok-k{color:#569cd6}}
+dl.args{grid-template-columns:max-content minmax(0,1fr);color:var(--fg);font-size:13px;margin-top:4px}
+dl.args dt{color:var(--muted);font-family:ui-monospace,Menlo,monospace}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0}
 .tool-call{border-left:3px solid var(--accent);padding-left:10px;margin:8px 0}
 .tool-name{font-family:ui-monospace,Menlo,monospace;font-weight:600;color:var(--accent)}
@@ -209,5 +240,6 @@ details.thinking pre{color:var(--muted)}
 .diff span{display:block}
 .diff .add{background:var(--add);color:var(--add-fg)}
 .diff .del{background:var(--del);color:var(--del-fg)}
+.diff .hunk{color:var(--muted)}
 img{max-width:100%;border-radius:4px;margin:6px 0;display:block}
 `;

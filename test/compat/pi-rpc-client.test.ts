@@ -71,9 +71,9 @@ describe.each(targets)("Pi's RpcClient against nova ($name)", (target) => {
     const settled = nextEvent(client, (e) => e.type === "agent_settled");
     // events are read as the wire gives them (nova's light message_update is not Pi's type)
     const run: any[] = await client.promptAndWait("hi");
-    // nova writes {"type":"ready"} before anything else; the client has no
+    // nova writes {"type":"ready",...} before anything else; the client has no
     // pending request for it, so its listeners get it as an event.
-    expect(events[0]).toEqual({ type: "ready" });
+    expect(events[0]).toMatchObject({ type: "ready", protocolVersion: expect.any(String) });
     const outline = run.filter((e) => e.type !== "message_update").map((e) => (e.type.startsWith("message_") ? `${e.type}:${e.message.role}` : e.type));
     expect(outline).toEqual(["agent_start", "turn_start", "message_start:user", "message_end:user", "message_start:assistant", "message_end:assistant", "turn_end", "agent_end"]);
     const updates = run.filter((e) => e.type === "message_update");

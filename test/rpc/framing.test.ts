@@ -3,6 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { command, spawnNova, startNova, type Frame, type Nova } from "../support/nova.ts";
 import { requireBinary, targets } from "../support/targets.ts";
+import { PROTOCOL_VERSION } from "../../src/core/protocol.ts";
+import pkg from "../../package.json" with { type: "json" };
 
 const MiB = 1024 * 1024;
 let running: Nova[] = [];
@@ -25,9 +27,33 @@ describe.each(targets)("framing ($name)", ({ binary }) => {
     return n;
   }
 
-  test("ready is the first frame", async () => {
+  test("ready is the first frame and names nova's version, the protocol version and the sub-protocols served", async () => {
     const n = await nova();
-    expect(n.frames[0]).toEqual({ type: "ready" });
+    expect(n.frames[0]).toEqual({
+      type: "ready",
+      version: pkg.version,
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: expect.arrayContaining(["hostTools", "hostUris", "ui", "permissions", "mcp"]),
+    });
+    expect(PROTOCOL_VERSION).toMatch(/^\d+\.\d+$/);
+  });
+
+  test("a number id is echoed as a number, and a badly typed id is echoed on the error that names it", async () => {
+    const n = await nova();
+    const numbered = await n.request({ id: 7, type: "get_commands" });
+    expect(numbered).toMatchObject({ id: 7, command: "get_commands", success: true, data: { commands: [] } });
+    const zero = await n.request({ id: 0, type: "set_steering_mode", mode: "sideways" });
+    expect(zero).toMatchObject({ id: 0, success: false });
+    n.send({ id: true, type: "get_state" });
+    const bad = await n.waitFor((f) => f.type === "response" && f.id === true);
+    expect(bad).toMatchObject({ command: "get_state", success: false });
+    expect(bad.error).toBe("id must be a string or a number, got true");
+    n.send({ id: { nested: 1 }, type: "nope" });
+    const unknown = await n.waitFor((f) => f.type === "response" && f.command === "nope");
+    expect(unknown.id).toEqual({ nested: 1 });
+    n.send({ id: 8, type: "bash", command: "echo numbered" });
+    const update = await n.waitFor((f) => f.type === "bash_execution_update");
+    expect(update.id).toBe(8);
   });
 
   test("the id is echoed on success, failure, unknown command and schema failure", async () => {

@@ -97,7 +97,7 @@ describe("exportHtml", () => {
     expect(sections[4]!.text).toContain("exit code 7 · output truncated");
     expect(sections[5]!.text).toContain("5000 tokens before");
     expect(sections[6]!.text).toContain("HTTP 529 overloaded");
-    expect(html).toContain("<p>First paragraph.</p><p>Second paragraph.</p>");
+    expect(html).toContain("<p>First paragraph.</p>\n<p>Second paragraph.</p>");
   });
 
   test("shows thinking collapsed, tool calls with their arguments, images inline and diffs coloured", async () => {
@@ -105,7 +105,9 @@ describe("exportHtml", () => {
     expect(parsed.details).toBe(1);
     expect(html).not.toMatch(/<details[^>]*open/);
     expect(parsed.toolNames.map((block) => block.text)).toEqual(["edit", "read"]);
-    expect(html).toContain("&quot;path&quot;: &quot;src/a.ts&quot;");
+    expect(html).toContain("<dt>path</dt><dd><code>src/a.ts</code></dd>");
+    // one span per diff line and nothing between them: no empty lines
+    expect(html).toMatch(/<pre class="diff">(<span class="(add|del|ctx)">[^<\n]*<\/span>)+<\/pre>/);
     expect(parsed.images).toEqual([`data:image/png;base64,${PNG}`]);
     expect(html).toContain("[image omitted: not valid base64 image data]");
     expect(parsed.diffLines).toEqual([
@@ -147,5 +149,45 @@ describe("writeExport", () => {
     const path = join(dir, "nested", "deeper", "session.html");
     await writeExport(path, "<!DOCTYPE html><p>x</p>");
     expect(readFileSync(path, "utf8")).toBe("<!DOCTYPE html><p>x</p>");
+  });
+});
+
+describe("exportHtml's markdown, code and title", () => {
+  const write = {
+    type: "toolCall" as const,
+    id: "w1",
+    name: "write",
+    arguments: { path: "src/b.ts", content: 'export const b = "two";\n// done\n' },
+  };
+  const html = exportHtml(
+    {
+      messages: [
+        user("Please **refactor** the parser\nand more"),
+        assistant([{ type: "text", text: "## Plan\n\n- one\n- two\n\n```ts\nconst x = 1; // note\n```\n\n<img src=x onerror=alert(1)> [bad](javascript:alert(1))" }, write]),
+      ],
+      sessionId: "s2",
+    },
+    { secrets: [] },
+  );
+
+  test("messages' markdown renders as elements, raw HTML as text, unsafe links without href", () => {
+    expect(html).toContain("<strong>refactor</strong>");
+    expect(html).toContain("<h2>Plan</h2>");
+    expect(html).toContain("<li>one</li>");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(html).not.toContain("javascript:");
+  });
+
+  test("code blocks are highlighted, and a written file's content is a code block in the path's language", () => {
+    expect(html).toContain(
+      '<pre class="code"><code class="language-ts"><span class="tok-k">const</span> x = <span class="tok-n">1</span>; <span class="tok-c">// note</span></code></pre>',
+    );
+    expect(html).toContain('<dt>content</dt><dd><pre class="code"><code class="language-ts"><span class="tok-k">export</span>');
+    expect(html).toContain('<span class="tok-s">&quot;two&quot;</span>');
+  });
+
+  test("an unnamed session is titled by its first prompt's first line", () => {
+    expect(html).toContain("<title>Please **refactor** the parser</title>");
+    expect(html).toContain("<h1>Please **refactor** the parser</h1>");
   });
 });

@@ -1,12 +1,14 @@
 /**
- * `--print-schema` (from the binary when built, else from source) describes
- * what nova really reads and writes: a representative session's frames, in
- * both directions, are checked against the printed JSON Schema.
+ * `--print-schema` (from the binary when built, else from source) is one JSON
+ * Schema 2020-12 document that describes what nova really reads and writes: a
+ * long session's frames, in both directions, are checked against its `Frame`,
+ * `Command` and `Reply` unions with Ajv in strict mode, and every success
+ * response's data against its command's `<Name>Data`.
  */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import Ajv2020 from "./generators/node_modules/ajv/dist/2020.js";
 import { command } from "../support/nova.ts";
 import { promptAndSettle, scenario } from "../support/scenario.ts";
 import { fixtures } from "../support/fixtures/index.ts";
@@ -23,15 +25,14 @@ async function printedSchema(): Promise<any> {
 
 test("the printed schema validates every frame of a representative session", async () => {
   const schema = await printedSchema();
-  const validators = new Map<string, z.ZodType>();
-  const validator = (group: "events" | "commands", type: string) => {
-    const key = `${group}:${type}`;
-    if (!validators.has(key)) {
-      expect(schema[group][type]).toBeDefined();
-      validators.set(key, z.fromJSONSchema(schema[group][type]));
-    }
-    return validators.get(key)!;
+  const ajv = new Ajv2020({ strict: true });
+  ajv.addSchema(schema, "nova");
+  const check = (def: string, value: unknown, what: string) => {
+    const validate = ajv.getSchema(`nova#/$defs/${def}`);
+    if (!validate) throw new Error(`no $defs/${def}`);
+    if (!validate(value)) throw new Error(`${what} does not fit ${def}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 400)}`);
   };
+  const pascal = (snake: string) => snake.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
   const s = await scenario({ reasoning: true, extra: { compaction: { enabled: true, reserveTokens: 100, keepRecentTokens: 10 } } });
   const sent: Record<string, any>[] = [];
@@ -65,8 +66,47 @@ test("the printed schema validates every frame of a representative session", asy
     await send({ type: "compact" });
     s.server.enqueue(f.text("x"));
     await promptAndSettle(s.nova, "more");
-    for (const type of ["get_state", "get_messages", "get_session_stats", "get_available_models", "get_fork_messages", "nope"]) await send({ type });
+    s.server.enqueue(f.text("handoff summary"));
+    for (const type of [
+      "get_state",
+      "get_messages",
+      "get_session_stats",
+      "get_available_models",
+      "get_fork_messages",
+      "get_branch_messages",
+      "get_entries",
+      "get_tree",
+      "get_checkpoints",
+      "get_commands",
+      "get_available_commands",
+      "get_mcp_servers",
+      "get_subagents",
+      "get_login_providers",
+      "get_available_thinking_levels",
+      "get_last_assistant_text",
+      "get_background_sessions",
+      "cycle_thinking_level",
+      "cycle_model",
+      "clear_queue",
+      "abort",
+      "nope",
+    ]) {
+      await send({ type });
+    }
+    await send({ type: "set_model", provider: "test", modelId: "m1" });
+    await send({ type: "set_session_name", name: "schema run" });
+    await send({ type: "set_host_uri_schemes", schemes: [{ scheme: "db" }] });
+    await send({ type: "bash", command: "echo hi", id: 7 });
+    await send({ type: "export_html", outputPath: join(s.cwd, "out.html") });
+    const entries = (await send({ type: "get_entries" })).data.entries;
+    const user = entries.find((e: any) => e.type === "message" && e.message.role === "user");
+    await send({ type: "get_turn_changes", entryId: user.id });
+    await send({ type: "revert", entryId: user.id, dryRun: true });
+    await send({ type: "branch", entryId: user.id });
+    await send({ type: "clone" });
+    await send({ type: "new_session" });
     await send({ type: "set_steering_mode", mode: "bogus" });
+    await send({ id: true, type: "get_state" });
 
     const frames = s.nova.frames;
     const kinds = new Set(frames.map((fr) => fr.type));
@@ -82,17 +122,25 @@ test("the printed schema validates every frame of a representative session", asy
       "queue_update",
       "compaction_end",
       "extension_ui_request",
+      "bash_execution_update",
     ]) {
       expect(kinds).toContain(kind);
     }
+    expect(frames.length).toBeGreaterThan(100);
+    const answered = new Set<string>();
     for (const frame of frames) {
-      const result = validator("events", frame.type).safeParse(frame);
-      if (!result.success) throw new Error(`${frame.type} does not fit the schema: ${JSON.stringify(result.error.issues[0])}\n${JSON.stringify(frame).slice(0, 400)}`);
+      check("Frame", frame, frame.type);
+      if (frame.type === "response" && frame.success) {
+        answered.add(frame.command);
+        if ("data" in frame) check(`${pascal(frame.command)}Data`, frame.data, `${frame.command}'s data`);
+        else expect(schema.$defs[`${pascal(frame.command)}Data`]).toBeUndefined();
+      }
     }
-    for (const frame of sent.filter((fr) => fr.type !== "nope" && fr.mode !== "bogus")) {
-      expect(validator("commands", frame.type).safeParse(frame).success).toBe(true);
-    }
-    expect(validator("commands", "set_steering_mode").safeParse({ type: "set_steering_mode", mode: "bogus" }).success).toBe(false);
+    // the session above answered most commands with success; each was checked against its own data schema
+    expect(answered.size).toBeGreaterThan(35);
+    for (const frame of sent.filter((fr) => fr.type !== "nope" && fr.mode !== "bogus" && fr.id !== true)) check("Inbound", frame, frame.type);
+    expect(ajv.validate("nova#/$defs/Command", { type: "set_steering_mode", mode: "bogus" })).toBe(false);
+    expect(ajv.validate("nova#/$defs/Command", { type: "nope" })).toBe(false);
   } finally {
     await s.close();
   }
