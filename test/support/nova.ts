@@ -21,6 +21,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** path of a compiled nova; defaults to $NOVA_BIN, else runs from source */
   binary?: string;
+  /** what runs the binary: an emulator's command line (`["qemu-aarch64", "-L", sysroot]`) */
+  runner?: string[];
   /** NOVA_HOME; a fresh temp dir by default */
   home?: string;
 }
@@ -31,7 +33,7 @@ export { tempDir };
 
 export function command(options: SpawnOptions = {}): string[] {
   const binary = options.binary ?? process.env.NOVA_BIN;
-  return binary ? [binary] : [process.execPath, SOURCE_ENTRY];
+  return binary ? [...(options.runner ?? []), binary] : [process.execPath, SOURCE_ENTRY];
 }
 
 export class Nova {
