@@ -183,6 +183,40 @@ describe("modes", () => {
     const planned = await settled((await call("deploy", { n: 3 })).from);
     expect(planned.result.content[0].text).toContain("Plan mode is on");
   });
+  test("host tools marked mutating in the other modes: acceptEdits asks, bypass runs unasked, dontAsk refuses unasked", async () => {
+    s = await scenario();
+    const deploy = { name: "deploy", description: "deploy", parameters: { type: "object", properties: { n: { type: "number" } } }, mutating: true };
+    expect((await s.nova.request({ type: "set_host_tools", tools: [deploy] })).success).toBe(true);
+    /** answers the host tool call when one comes; resolves with the tool's end */
+    const run = async (id: string) => {
+      const nova = s!.nova;
+      const from = nova.frames.length;
+      s!.server.enqueue(f.toolCalls([{ id, name: "deploy", args: { n: 1 } }]), f.text("finished"));
+      await nova.request({ type: "prompt", message: "go" });
+      const next = () => nova.waitFor((fr) => ["permission_request", "host_tool_call", "tool_execution_end"].includes(fr.type), nova.frames.length);
+      let frame = nova.frames.slice(from).find((fr) => ["permission_request", "host_tool_call", "tool_execution_end"].includes(fr.type)) ?? (await next());
+      let request: Frame | undefined;
+      if (frame.type === "permission_request") {
+        request = frame;
+        const after = nova.frames.length;
+        await nova.request({ type: "permission_response", requestId: frame.requestId, approved: true });
+        frame = await nova.waitFor((fr) => fr.type === "host_tool_call" || fr.type === "tool_execution_end", after);
+      }
+      if (frame.type === "host_tool_call") nova.send({ type: "host_tool_result", id: frame.id, result: { content: [{ type: "text", text: "deployed" }] } });
+      return { request, end: await settled(from) };
+    };
+    await setMode("acceptEdits");
+    const accepting = await run("a1");
+    expect([accepting.request?.kind, accepting.end.isError]).toEqual(["host", false]);
+    await setMode("bypass");
+    const bypassed = await run("b1");
+    expect([bypassed.request, bypassed.end.isError]).toEqual([undefined, false]);
+    await setMode("dontAsk");
+    const refused = await run("d1");
+    expect(refused.request).toBeUndefined();
+    expect(refused.end.isError).toBe(true);
+    expect(refused.end.result.content[0].text).toContain("dontAsk");
+  });
 });
 
 describe("remember", () => {
