@@ -19,7 +19,7 @@ async function withFs(): Promise<{ s: Scenario; dir: string }> {
 }
 
 test(
-  "default asks with kind mcp and the call's id; plan refuses a mutating MCP tool and runs a read-only one; dontAsk refuses unasked; bypass runs it",
+  "default asks with kind mcp and the call's id; plan refuses a mutating MCP tool and runs a read-only one; dontAsk refuses unasked; acceptEdits still asks; bypass runs it",
   async () => {
     const { s, dir } = await withFs();
     const write = (id: string, name: string) => s.f.toolCalls([{ id, name: "mcp__fs__write_file", args: { path: join(dir, name), content: "beta" } }]);
@@ -51,6 +51,17 @@ test(
     const refused = await promptAndSettle(s.nova, "write");
     expect(toolEnd(refused, "w3").result.content[0].text).toContain("permissions.mcp.allow");
     expect(refused.some((f) => f.type === "permission_request")).toBe(false);
+
+    // acceptEdits accepts write/edit only: an MCP tool still asks
+    await s.nova.request({ type: "set_permission_mode", mode: "acceptEdits" });
+    s.server.enqueue(write("w5", "f.txt"), s.f.text("asked"));
+    const accepting = s.nova.frames.length;
+    await s.nova.request({ type: "prompt", message: "write" });
+    const asked = await s.nova.waitFor((f) => f.type === "permission_request", accepting);
+    expect(asked).toMatchObject({ kind: "mcp", toolCallId: "w5" });
+    await s.nova.request({ type: "permission_response", requestId: asked.requestId, approved: true });
+    await s.nova.waitFor((f) => f.type === "agent_settled", accepting);
+    expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("beta");
 
     await s.nova.request({ type: "set_permission_mode", mode: "bypass" });
     s.server.enqueue(write("w4", "e.txt"), s.f.text("written"));
