@@ -153,7 +153,8 @@ describe("servers from the config", () => {
       // the first listing and the one the notification asked for, in either order; the second comes after it
       await s.nova.waitForStderr("[mcp everything] tee nova->server tools/list #2");
       expect(s.nova.stderr.indexOf("tools/list #2")).toBeGreaterThan(s.nova.stderr.indexOf("notifications/tools/list_changed #1"));
-      await s.nova.request({ type: "get_state" });
+      // the listing's answer: a status frame with the tools (get_state does not wait for servers)
+      await s.nova.waitFor((f) => f.type === "mcp_server_status" && f.name === "everything" && f.tools.includes("mcp__everything__echo"));
       const servers = (await s.nova.request({ type: "get_mcp_servers" })).data.servers;
       // its task-only tool (simulate-research-query) needs task-augmented calls, which nova does not make
       expect(servers[0].tools).toContain("mcp__everything__echo");
