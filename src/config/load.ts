@@ -18,6 +18,7 @@ import { fastYaml } from "./fast-yaml.ts";
 import { envProviders, scriptedProvider } from "./env-providers.ts";
 import { readAuth } from "./auth.ts";
 import { applyCosts } from "./prices.ts";
+import { fastCheck, type SchemaNode } from "../core/fast-check.ts";
 
 export class ConfigError extends Error {}
 
@@ -125,7 +126,7 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
     if (issue.code === "unrecognized_keys") {
       const key = issue.keys[0]!;
       const line = raw.lineOf?.([...issue.path, key], true);
-      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${unknownKeyMessage(configSchema, issue.path, key)}`);
+      throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${unknownKeyMessage(configSchema(), issue.path, key)}`);
     }
     const line = raw.lineOf?.(issue.path);
     throw new ConfigError(`${file}${line ? `:${line}` : ""}: ${describeConfigIssue(issue)}`);
@@ -167,16 +168,24 @@ export function loadConfig(options: { configFile?: string; env: Record<string, s
 
 /** Config defaults baked in by build.ts (the schema's parse of `{}`); absent when running from source. */
 declare const NOVA_CONFIG_DEFAULTS: ConfigFile | undefined;
+/** The config schema as JSON Schema, baked in by build.ts; absent when running from source. */
+declare const NOVA_CONFIG_JSON_SCHEMA: SchemaNode | undefined;
 
 /**
  * The file's value checked against the config schema. Without a file the
- * compiled binary takes the baked-in defaults and does not build the schema
- * (a few milliseconds of every start without a config file).
+ * compiled binary takes the baked-in defaults; with one, core/fast-check.ts
+ * walks the baked JSON Schema. Neither builds the zod schema (several
+ * milliseconds of a start); only a file the walk does not accept goes through
+ * zod, which gives the message.
  */
-function parseConfigFile(raw: { value?: unknown }) {
+export function parseConfigFile(raw: { value?: unknown }) {
   if (!("value" in raw) && typeof NOVA_CONFIG_DEFAULTS !== "undefined") return { success: true as const, data: structuredClone(NOVA_CONFIG_DEFAULTS), error: undefined };
+  const value = raw.value ?? {};
+  const jsonSchema = typeof NOVA_CONFIG_JSON_SCHEMA !== "undefined" ? NOVA_CONFIG_JSON_SCHEMA : (require("./schema.ts") as typeof import("./schema.ts")).configJsonSchema();
+  const checked = fastCheck(jsonSchema, value);
+  if (checked !== undefined) return { success: true as const, data: checked as ConfigFile, error: undefined };
   const { configSchema } = require("./schema.ts") as typeof import("./schema.ts");
-  return configSchema.safeParse(raw.value ?? {}, { reportInput: true });
+  return configSchema().safeParse(value, { reportInput: true, jitless: true });
 }
 
 /** A union failure explained by the shape the entry meant: stdio with `command`, HTTP with `url`. */

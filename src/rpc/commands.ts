@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { permissionModes, rememberScopes, thinkingLevels, todoStatuses } from "../core/enums.ts";
 import { requestId } from "../core/frames.ts";
+import { fastCheck, type SchemaNode } from "../core/fast-check.ts";
 
 function command<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.object({ id: requestId().optional(), type: z.literal(type), ...shape });
@@ -219,6 +220,36 @@ export function commandSchema<K extends CommandType>(type: K): z.ZodType<Command
 
 export function replySchema<K extends ReplyType>(type: K): z.ZodType<ReplyOf<K>> {
   return memo(replyBuilders, type) as z.ZodType<ReplyOf<K>>;
+}
+
+/** Every command's schema as JSON Schema text, baked in by build.ts (parsed on the command's first use); absent when running from source. */
+declare const NOVA_COMMAND_SCHEMAS: Record<string, string> | undefined;
+const bakedCommandSchemas = typeof NOVA_COMMAND_SCHEMAS !== "undefined" ? NOVA_COMMAND_SCHEMAS : undefined;
+
+/** A command's input side as JSON Schema, for core/fast-check.ts (build.ts bakes all of them in). */
+export function commandJsonSchema(type: CommandType): SchemaNode {
+  return z.toJSONSchema(commandSchema(type), { io: "input" }) as SchemaNode;
+}
+
+const jsonSchemas = new Map<string, SchemaNode>();
+
+/**
+ * A command checked against its schema: walked against the baked JSON Schema
+ * (core/fast-check.ts), so the first commands of a start do not build zod
+ * schemas; a frame the walk does not accept goes through zod, which words
+ * the refusal.
+ */
+export function parseCommand<K extends CommandType>(type: K, frame: unknown): { success: true; data: CommandOf<K> } | { success: false; error: z.ZodError } {
+  let json = jsonSchemas.get(type);
+  if (!json) {
+    const baked = bakedCommandSchemas?.[type];
+    json = baked ? (JSON.parse(baked) as SchemaNode) : commandJsonSchema(type);
+    jsonSchemas.set(type, json);
+  }
+  const checked = fastCheck(json, frame);
+  if (checked !== undefined) return { success: true, data: checked as CommandOf<K> };
+  const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
+  return parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error };
 }
 
 export const commandTypes = Object.keys(commandBuilders) as CommandType[];

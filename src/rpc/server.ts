@@ -5,7 +5,7 @@
  */
 import { readRecords, type DecodedRecord } from "../wire/records.ts";
 import { describeIssue } from "../core/describe-issue.ts";
-import { commandSchema, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandOf, type CommandType, type ReplyOf, type ReplyType } from "./commands.ts";
+import { parseCommand, concurrentCommands, isCommandType, isReplyType, replySchema, type CommandOf, type CommandType, type ReplyOf, type ReplyType } from "./commands.ts";
 import type { FrameWriter } from "../wire/writer.ts";
 import type { ResponseData } from "./responses.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan, refusedReply, tooDeep } from "./json-bounds.ts";
@@ -66,7 +66,7 @@ export class RpcServer {
   }
 
   private command<K extends CommandType>(id: unknown, type: K, frame: Record<string, unknown>): Promise<void> | void {
-    const parsed = commandSchema(type).safeParse(frame, { reportInput: true });
+    const parsed = parseCommand(type, frame);
     if (!parsed.success) return this.fail(id, type, describeIssue(parsed.error.issues[0]!));
     const run = this.run(id, type, parsed.data);
     if (!concurrentCommands.has(type)) return run;

@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { configSchema } from "../../src/config/schema.ts";
+import { configSchema as fullSchema } from "../../src/config/schema.ts";
+
+const configSchema = fullSchema();
 import { knownKeys, nearest } from "../../src/config/unknown-keys.ts";
 import { type Nova, spawnNova, startNova, tempDir } from "../support/nova.ts";
 import { promptAndSettle } from "../support/scenario.ts";
