@@ -75,7 +75,8 @@ export async function buildExecutable(options: BuildOptions): Promise<string> {
   mkdirSync(dirname(options.outfile), { recursive: true });
   const info = { version: pkg.version, target: options.target.name, commit: commit() };
   const result = await Bun.build({
-    entrypoints: [join(import.meta.dir, "src", "main.ts")],
+    // grep's worker thread is an entry point of its own: tools/grep-parallel.ts starts it by this path
+    entrypoints: [join(import.meta.dir, "src", "main.ts"), join(import.meta.dir, "src", "tools", "grep-worker.ts")],
     // NOVA_PROFILE=1 keeps identifiers, so a `--cpu-prof` profile of the executable names its functions
     minify: process.env.NOVA_PROFILE ? { whitespace: true, syntax: true, identifiers: false } : true,
     sourcemap: "none",

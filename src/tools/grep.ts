@@ -3,18 +3,17 @@
  * read as bytes, skipped when binary, and searched with one global regex over
  * its text so the engine does the scanning; only matching lines become strings.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool } from "./define.ts";
-import { GREP_MAX_LINE_CHARS, MAX_BYTES, SNIFF_BYTES, cutLine, formatBytes, hasNulByte } from "./limits.ts";
+import { MAX_FILE_BYTES, type PatternSpec, readSearchable, searchText } from "./grep-file.ts";
+import { OrderedFileSearch } from "./grep-parallel.ts";
+import { GREP_MAX_LINE_CHARS, MAX_BYTES, cutLine, formatBytes } from "./limits.ts";
 import { resolvePath, statPath } from "./paths.ts";
 import { ToolError } from "./types.ts";
 import { walkTree } from "./walk.ts";
 
 const DEFAULT_LIMIT = 100;
-/** Bigger files are left out rather than turned into one huge string. */
-const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 const schema = () =>
   z.object({
@@ -35,31 +34,40 @@ export const grepTool = defineTool({
     "skips binary files, .git and node_modules. Output lines are 'path:line: text' (context lines use '-').",
   schema,
   async run(args, ctx) {
-    const regex = compile(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
+    const spec = compile(args.pattern, args.literal ?? false, args.ignoreCase ?? false);
     const shown = args.path ?? ".";
     const root = resolvePath(ctx.cwd, shown);
     const info = await statPath("grep", shown, root);
-    const search = new Search(regex, args.context ?? 0, args.limit ?? DEFAULT_LIMIT);
+    const search = new Search(new RegExp(spec.source, spec.flags), args.context ?? 0, args.limit ?? DEFAULT_LIMIT);
 
     if (info.isFile()) {
       search.file(root, basename(root));
-    } else {
-      const glob = args.glob ? new Bun.Glob(args.glob) : undefined;
-      const globByPath = args.glob?.includes("/") ?? false;
+      return search.result(args.pattern);
+    }
+    const glob = args.glob ? new Bun.Glob(args.glob) : undefined;
+    const globByPath = args.glob?.includes("/") ?? false;
+    const files = new OrderedFileSearch(spec, (rel, found) => search.found(rel, found));
+    try {
       await walkTree(root, { cwd: ctx.cwd, signal: ctx.signal }, (entry) => {
         if (entry.isDir) return false;
         if (glob && !glob.match(globByPath ? entry.rel : entry.name)) return false;
-        return search.file(entry.abs, entry.rel);
+        return files.add(entry.abs, entry.rel);
       });
+      await files.finish();
+    } finally {
+      files.close();
     }
     return search.result(args.pattern);
   },
 });
 
-function compile(pattern: string, literal: boolean, ignoreCase: boolean): RegExp {
+function compile(pattern: string, literal: boolean, ignoreCase: boolean): PatternSpec {
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : pattern;
+  const flags = ignoreCase ? "gmi" : "gm";
   try {
-    return new RegExp(source, ignoreCase ? "gmi" : "gm");
+    new RegExp(source, flags);
+    // looked for in the raw bytes first, unless CRLF → LF or the decoding of bad bytes (U+FFFD) could make it match
+    return { source, flags, literal: literal && !ignoreCase && !/[\r\n\uFFFD]/.test(pattern) ? pattern : undefined };
   } catch (err) {
     throw new ToolError(`grep: pattern is not a valid JavaScript regex: ${(err as Error).message}; use literal: true for plain text`);
   }
@@ -82,47 +90,24 @@ class Search {
 
   /** Searches one file; returns true once the search is full. */
   file(abs: string, rel: string): boolean {
-    const bytes = this.readText(abs, rel);
-    if (!bytes) return false;
-    let text = bytes.toString("utf8");
-    if (text.includes("\r\n")) text = text.replaceAll("\r\n", "\n");
+    const bytes = readSearchable(abs);
+    if (bytes === undefined || bytes === "binary") return false;
+    return this.found(rel, Buffer.isBuffer(bytes) ? { text: searchText(bytes) } : bytes);
+  }
+
+  /** A file's text (or its size, when it is too big to search); returns true once the search is full. */
+  found(rel: string, file: { text?: string; tooBig?: number }): boolean {
+    if (file.tooBig !== undefined) {
+      this.skipped.push(`${rel} (${formatBytes(file.tooBig)})`);
+      return false;
+    }
+    const text = file.text ?? "";
     const hits = this.matchingLines(text);
     if (hits.length > 0) {
       this.files++;
       this.emit(text, rel, hits);
     }
     return this.cut !== undefined;
-  }
-
-  /** The file's bytes, or undefined when it is unreadable, binary (judged by its first bytes, before reading the rest) or too big. */
-  private readText(abs: string, rel: string): Buffer | undefined {
-    let fd: number;
-    try {
-      fd = openSync(abs, "r");
-    } catch {
-      return undefined;
-    }
-    try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_FILE_BYTES) {
-        this.skipped.push(`${rel} (${formatBytes(size)})`);
-        return undefined;
-      }
-      const bytes = Buffer.allocUnsafe(size);
-      const head = readSync(fd, bytes, 0, Math.min(size, SNIFF_BYTES), 0);
-      if (hasNulByte(bytes.subarray(0, head))) return undefined;
-      let got = head;
-      while (got < size) {
-        const n = readSync(fd, bytes, got, size - got, got);
-        if (n === 0) break;
-        got += n;
-      }
-      return bytes.subarray(0, got);
-    } catch {
-      return undefined;
-    } finally {
-      closeSync(fd);
-    }
   }
 
   /** Start offsets and numbers of matching lines, at most what the limit still allows. */

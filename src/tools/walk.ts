@@ -5,7 +5,6 @@
  * turn every few milliseconds so an abort can land.
  */
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { type IgnoreLayer, ancestorLayers, isIgnored, readIgnoreLayer } from "./ignore.ts";
 
 export interface WalkEntry {
@@ -57,7 +56,8 @@ export async function walkTree(root: string, opts: WalkOptions, visit: (entry: W
     const subdirs: Pending[] = [];
     for (const entry of entries) {
       const name = entry.name;
-      const childAbs = join(abs, name);
+      // abs is already normal and a name holds no "/": plain concatenation is join's result, without its cost per entry
+      const childAbs = abs.endsWith("/") ? abs + name : `${abs}/${name}`;
       const childRel = rel === "" ? name : `${rel}/${name}`;
       let isDir = entry.isDirectory();
       if (entry.isSymbolicLink()) {
