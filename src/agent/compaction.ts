@@ -6,7 +6,7 @@
  */
 import type { AgentMessage } from "../core/messages.ts";
 import { projectPath, type ContextItem, type SessionEntry } from "../session/index.ts";
-import type { Provider, ProviderRequest } from "../providers/types.ts";
+import { type Provider, type ProviderRequest, eventsOf } from "../providers/types.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.ts";
 
 export type { ContextItem };
@@ -96,9 +96,11 @@ export async function summarize(
     messages: [{ role: "user", content: `<conversation>\n${transcript}\n</conversation>\n\nSummarise the conversation above.${ask}`, timestamp: Date.now() }],
   };
   let text = "";
-  for await (const event of provider.stream(request, signal)) {
-    if (event.type === "text_delta") text += event.delta;
-    else if (event.type === "error") throw new Error(`Compaction failed: ${event.error.message}`);
+  for await (const item of provider.stream(request, signal)) {
+    for (const event of eventsOf(item)) {
+      if (event.type === "text_delta") text += event.delta;
+      else if (event.type === "error") throw new Error(`Compaction failed: ${event.error.message}`);
+    }
   }
   if (signal.aborted) throw new Error("Compaction aborted");
   if (!text.trim()) throw new Error("Compaction failed: the model returned an empty summary");

@@ -8,7 +8,7 @@
  */
 import type { AgentMessage, AssistantMessage, UserMessage } from "../core/messages.ts";
 import type { Emit } from "./events.ts";
-import type { Provider, ProviderError, ProviderRequest } from "../providers/types.ts";
+import { type Provider, type ProviderError, type ProviderRequest, eventsOf } from "../providers/types.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
 import type { BudgetStop } from "../core/enums.ts";
 import { MessageAssembler, newAssistantMessage, type Assembled } from "./assemble.ts";
@@ -200,13 +200,15 @@ async function streamMessage(emit: Emit, call: ModelCall, signal: AbortSignal): 
     if (wait) full = wait;
   });
   try {
-    for await (const event of call.provider.stream(call.request, signal)) {
-      assembler.push(event);
-      if (full) {
-        await full;
-        full = undefined;
+    reading: for await (const item of call.provider.stream(call.request, signal)) {
+      for (const event of eventsOf(item)) {
+        assembler.push(event);
+        if (full) {
+          await full;
+          full = undefined;
+        }
+        if (assembler.failed) break reading;
       }
-      if (assembler.failed) break;
     }
   } catch (thrown) {
     if (!signal.aborted) assembler.fail(thrown);

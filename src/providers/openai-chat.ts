@@ -9,7 +9,7 @@ import { type UsageUpdate, billedOutput, dataUrl, images, newToolCallId, prepare
 import { ProviderFailure, streamFailure } from "./errors.ts";
 import { type HttpRequest, bearerHeaders, joinUrl } from "./http.ts";
 import { runProvider } from "./run.ts";
-import { parseSse } from "./sse.ts";
+import { parseSseBatches } from "./sse.ts";
 import { clampThinking, reasoningEffort } from "./thinking.ts";
 import type { Model, Provider, ProviderEvent, ProviderRequest } from "./types.ts";
 import { blockText } from "../core/text.ts";
@@ -128,59 +128,75 @@ interface ChatChunk {
   error?: unknown;
 }
 
-export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent> {
+export async function* decodeChat(body: ReadableStream<Uint8Array>): AsyncGenerator<ProviderEvent[]> {
   const blocks = new BlockIndexer();
   const toolIndex = new Map<number, number>();
   // calls whose arguments never came: a tool without parameters
   const argless = new Set<number>();
   const reasoningField = new Map<number, string>();
   let finish: string | undefined;
-  for await (const sse of parseSse(body)) {
-    if (sse.data === "[DONE]") {
-      // some servers (OpenRouter's kimi-k2) end a complete answer with [DONE] and no finish_reason
-      finish ??= "";
-      break;
-    }
-    const chunk = JSON.parse(sse.data) as ChatChunk;
-    if (chunk.error !== undefined) throw streamFailure(chunk);
-    if (chunk.usage) yield { type: "usage", usage: chatUsage(chunk.usage) };
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    const delta = choice.delta ?? {};
-    const field = delta.reasoning_content ? "reasoning_content" : delta.reasoning ? "reasoning" : undefined;
-    if (field) {
-      const index = blocks.block("thinking");
-      yield { type: "thinking_delta", index, delta: delta[field] as string };
-      // the field's name is the block's signature: the same name carries the text back
-      if (field !== reasoningField.get(index)) {
-        reasoningField.set(index, field);
-        yield { type: "thinking_signature", index, signature: field };
+  // the events of one read go out together; a failure first hands on what came before it
+  let out: ProviderEvent[] = [];
+  try {
+    reading: for await (const batch of parseSseBatches(body)) {
+      for (const sse of batch) {
+        if (sse.data === "[DONE]") {
+          // some servers (OpenRouter's kimi-k2) end a complete answer with [DONE] and no finish_reason
+          finish ??= "";
+          break reading;
+        }
+        const chunk = JSON.parse(sse.data) as ChatChunk;
+        if (chunk.error !== undefined) throw streamFailure(chunk);
+        if (chunk.usage) out.push({ type: "usage", usage: chatUsage(chunk.usage) });
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        const field = delta.reasoning_content ? "reasoning_content" : delta.reasoning ? "reasoning" : undefined;
+        if (field) {
+          const index = blocks.block("thinking");
+          out.push({ type: "thinking_delta", index, delta: delta[field] as string });
+          // the field's name is the block's signature: the same name carries the text back
+          if (field !== reasoningField.get(index)) {
+            reasoningField.set(index, field);
+            out.push({ type: "thinking_signature", index, signature: field });
+          }
+        }
+        if (delta.content) out.push({ type: "text_delta", index: blocks.block("text"), delta: delta.content });
+        for (const call of delta.tool_calls ?? []) {
+          const key = call.index ?? toolIndex.size;
+          let index = toolIndex.get(key);
+          if (index === undefined) {
+            index = blocks.standalone();
+            toolIndex.set(key, index);
+            argless.add(index);
+            out.push({ type: "toolcall_start", index, id: call.id || newToolCallId(), name: call.function?.name ?? "" });
+          }
+          if (call.function?.arguments) {
+            argless.delete(index);
+            out.push({ type: "toolcall_delta", index, delta: call.function.arguments });
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
       }
+      if (out.length > 0) yield out;
+      out = [];
     }
-    if (delta.content) yield { type: "text_delta", index: blocks.block("text"), delta: delta.content };
-    for (const call of delta.tool_calls ?? []) {
-      const key = call.index ?? toolIndex.size;
-      let index = toolIndex.get(key);
-      if (index === undefined) {
-        index = blocks.standalone();
-        toolIndex.set(key, index);
-        argless.add(index);
-        yield { type: "toolcall_start", index, id: call.id || newToolCallId(), name: call.function?.name ?? "" };
-      }
-      if (call.function?.arguments) {
-        argless.delete(index);
-        yield { type: "toolcall_delta", index, delta: call.function.arguments };
-      }
-    }
-    if (choice.finish_reason) finish = choice.finish_reason;
+  } catch (error) {
+    if (out.length > 0) yield out;
+    throw error;
   }
-  if (finish === undefined) return;
+  if (finish === undefined) {
+    if (out.length > 0) yield out;
+    return;
+  }
   if (finish === "content_filter") {
+    if (out.length > 0) yield out;
     throw new ProviderFailure({ message: "the provider stopped the response: content_filter", retryable: false, kind: "refusal" });
   }
-  for (const index of argless) yield { type: "toolcall_args", index, arguments: {} };
+  for (const index of argless) out.push({ type: "toolcall_args", index, arguments: {} });
   const toolUse = toolIndex.size > 0 || finish === "tool_calls" || finish === "function_call";
-  yield { type: "stop", reason: finish === "length" ? "length" : toolUse ? "toolUse" : "stop" };
+  out.push({ type: "stop", reason: finish === "length" ? "length" : toolUse ? "toolUse" : "stop" });
+  yield out;
 }
 
 function chatUsage(usage: NonNullable<ChatChunk["usage"]>): UsageUpdate {

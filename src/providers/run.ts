@@ -9,11 +9,12 @@
  */
 import { ProviderFailure } from "./errors.ts";
 import { type HttpRequest, postJson } from "./http.ts";
-import type { ProviderError, ProviderEvent, StreamLimits } from "./types.ts";
+import { type ProviderError, type ProviderEvents, type StreamLimits, eventsOf } from "./types.ts";
 
-export type Decoder = (body: ReadableStream<Uint8Array>) => AsyncIterable<ProviderEvent>;
+/** A body's events; a decoder may yield the events of one read of the body together (one await for all of them). */
+export type Decoder = (body: ReadableStream<Uint8Array>) => AsyncIterable<ProviderEvents>;
 
-export async function* runProvider(build: () => HttpRequest, decode: Decoder, limits: StreamLimits, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+export async function* runProvider(build: () => HttpRequest, decode: Decoder, limits: StreamLimits, signal: AbortSignal): AsyncGenerator<ProviderEvents> {
   let request: HttpRequest;
   try {
     request = build();
@@ -24,9 +25,12 @@ export async function* runProvider(build: () => HttpRequest, decode: Decoder, li
   try {
     if (signal.aborted) throw signal.reason;
     const body = await postJson(request, signal, limits);
-    for await (const event of decode(body)) {
-      yield event;
-      if (event.type === "stop" || event.type === "error") return;
+    for await (const item of decode(body)) {
+      // the events of one read are handed on together, up to and with the one that ends the stream
+      const events = eventsOf(item);
+      const end = events.findIndex((event) => event.type === "stop" || event.type === "error");
+      yield end === -1 ? events : events.slice(0, end + 1);
+      if (end !== -1) return;
     }
     yield { type: "error", error: { message: "the response ended before the provider finished it", retryable: true } };
   } catch (e) {

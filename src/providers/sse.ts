@@ -11,13 +11,15 @@ export interface SseEvent {
   data: string;
 }
 
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+/** The events of each read of the body together: one await per read, not per event, for a decoder that loops over them. */
+export async function* parseSseBatches(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent[]> {
   let event: string | undefined;
   const data: string[] = [];
   for await (const lines of readLineBatches(body)) {
+    const batch: SseEvent[] = [];
     for (const line of lines) {
       if (line.length === 0) {
-        if (data.length > 0) yield { event, data: data.length === 1 ? data[0]! : data.join("\n") };
+        if (data.length > 0) batch.push({ event, data: data.length === 1 ? data[0]! : data.join("\n") });
         event = undefined;
         data.length = 0;
         continue;
@@ -30,6 +32,12 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
       if (field === "data") data.push(value);
       else if (field === "event") event = value;
     }
+    if (batch.length > 0) yield batch;
   }
-  if (data.length > 0) yield { event, data: data.join("\n") };
+  if (data.length > 0) yield [{ event, data: data.join("\n") }];
+}
+
+/** One event at a time. */
+export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  for await (const batch of parseSseBatches(body)) yield* batch;
 }

@@ -106,7 +106,15 @@ export interface ProviderError {
   kind?: Extract<ErrorKind, "refusal">;
 }
 
+/** What a provider stream yields: one event, or the events of one read of the response together (one await for all of them). */
+export type ProviderEvents = ProviderEvent | ProviderEvent[];
+
 export interface Provider {
   readonly api: ApiName;
-  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvents>;
+}
+
+/** The events of one item of a provider stream. */
+export function eventsOf(item: ProviderEvents): ProviderEvent[] {
+  return Array.isArray(item) ? item : [item];
 }

@@ -3,13 +3,30 @@
  * whole and in order. `send` reports false once the pipe pushes back, and
  * `drained()` lets producers (the event relay) wait, so a slow host makes
  * nova wait instead of buffering without bound; no frame is ever dropped.
+ *
+ * While the host keeps up, the streamed deltas (message_update frames, which
+ * wire/event-frame.ts serialises itself) of one turn of the event loop go out
+ * as one write, at most FLUSH_BYTES of them: one system call per batch instead
+ * of one per delta. Every other frame, and every frame once the pipe pushes
+ * back, is written as it comes (after the deltas before it), and counted.
  */
+
+/** A frame already serialised (by wire/event-frame.ts): its text is written as it is. */
+export class Serialized {
+  constructor(readonly json: string) {}
+}
 
 type RawWrite = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
 /** How much may wait for a blocked host before nova stops reading its input (`backlogged`). */
 export const BACKLOG_FRAMES = 1000;
 export const BACKLOG_BYTES = 4 * 1024 * 1024;
+/**
+ * Frames waiting for the end of the event loop's turn are written at once past
+ * this: below stdout's 64 KiB high-water mark, since a write that reaches it
+ * reports the pipe full even when the pipe took it all.
+ */
+const FLUSH_BYTES = 32 * 1024;
 
 export class FrameWriter {
   private blocked = false;
@@ -17,6 +34,10 @@ export class FrameWriter {
   /** frames and bytes written since the pipe pushed back */
   private queuedFrames = 0;
   private queuedBytes = 0;
+  /** frames not written yet: they go out together at the end of this turn of the event loop */
+  private pending = "";
+  private pendingFrames = 0;
+  private scheduled = false;
 
   constructor(
     private readonly out: NodeJS.WriteStream,
@@ -36,13 +57,39 @@ export class FrameWriter {
 
   /** Writes one frame; false means the host is behind and the caller should await `drained()`. */
   send(frame: object): boolean {
-    const line = JSON.stringify(frame) + "\n";
-    if (!this.rawWrite.call(this.out, line)) this.blocked = true;
-    if (this.blocked) {
-      this.queuedFrames++;
-      this.queuedBytes += line.length;
+    if (!(frame instanceof Serialized) || this.blocked) {
+      // anything but a streamed delta goes out at once, after the deltas before it
+      this.writePending();
+      const line = (frame instanceof Serialized ? frame.json : JSON.stringify(frame)) + "\n";
+      this.write(line, 1);
+      return !this.blocked;
+    }
+    this.pending += frame.json + "\n";
+    this.pendingFrames++;
+    if (this.pending.length >= FLUSH_BYTES) this.writePending();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.writePending);
     }
     return !this.blocked;
+  }
+
+  private readonly writePending = (): void => {
+    this.scheduled = false;
+    if (this.pendingFrames === 0) return;
+    const chunk = this.pending;
+    const frames = this.pendingFrames;
+    this.pending = "";
+    this.pendingFrames = 0;
+    this.write(chunk, frames);
+  };
+
+  private write(chunk: string, frames: number): void {
+    if (!this.rawWrite.call(this.out, chunk)) this.blocked = true;
+    if (this.blocked) {
+      this.queuedFrames += frames;
+      this.queuedBytes += chunk.length;
+    }
   }
 
   /**
@@ -62,6 +109,7 @@ export class FrameWriter {
 
   /** Resolves once everything written so far has left the process. */
   async flush(): Promise<void> {
+    this.writePending();
     await this.drained();
     await new Promise<void>((resolve) => this.rawWrite.call(this.out, "", () => resolve()));
   }

@@ -227,11 +227,13 @@ export function describeProviderContract(target: ContractTarget) {
       const controller = new AbortController();
       const events: ProviderEvent[] = [];
       let abortedAt = 0;
-      for await (const event of target.provider.stream(request({ idleTimeoutMs: 30_000 }), controller.signal)) {
-        events.push(event);
-        if (event.type === "text_delta" && abortedAt === 0) {
-          abortedAt = performance.now();
-          controller.abort();
+      for await (const item of target.provider.stream(request({ idleTimeoutMs: 30_000 }), controller.signal)) {
+        for (const event of Array.isArray(item) ? item : [item]) {
+          events.push(event);
+          if (event.type === "text_delta" && abortedAt === 0) {
+            abortedAt = performance.now();
+            controller.abort();
+          }
         }
       }
       expect(performance.now() - abortedAt).toBeLessThan(1000);

@@ -21,9 +21,13 @@ export function* splits(bytes: Uint8Array): Generator<Uint8Array[]> {
   yield Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
 }
 
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+/** Everything an iterable yields; a decoder's batches (arrays) are flattened into their events. */
+export async function collect<T>(iterable: AsyncIterable<T | T[]>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of iterable) out.push(item);
+  for await (const item of iterable) {
+    if (Array.isArray(item)) out.push(...item);
+    else out.push(item);
+  }
   return out;
 }
 
