@@ -52,6 +52,8 @@ export interface Launch {
   cmd: string[];
   env: Record<string, string>;
   cwd: string;
+  /** the scratch home made for this run, removed once the process has stopped */
+  home?: string;
 }
 
 export interface Agent {
@@ -124,7 +126,7 @@ export const nova: Agent = {
       retry: { enabled: false },
     };
     writeFileSync(join(home, "config.yml"), JSON.stringify(config));
-    return { cmd: [NOVA, "--mode", "rpc", "--no-session"], env: { ...baseEnv(home), NOVA_HOME: home }, cwd: project(home) };
+    return { cmd: [NOVA, "--mode", "rpc", "--no-session"], env: { ...baseEnv(home), NOVA_HOME: home }, cwd: project(home), home };
   },
   tools: piTools,
 };
@@ -143,6 +145,7 @@ function piFamily(name: string, version: string, runtime: string, cli: string, m
         cmd: [runtime, cli, "--mode", "rpc", "--provider", "bench", "--model", "m", "--no-session"],
         env: { ...baseEnv(dir), PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", ...env },
         cwd: project(dir),
+        home: dir,
       };
     },
     tools,
@@ -207,6 +210,7 @@ export const claude: Agent = {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       },
       cwd: project(home),
+      home,
     };
   },
   tools: {
@@ -248,7 +252,7 @@ export const codex: Agent = {
       "enabled = false",
     ];
     writeFileSync(join(codexHome, "config.toml"), `${config.join("\n")}\n`);
-    return { cmd: [CODEX_BIN, "app-server"], env: { ...baseEnv(home), CODEX_HOME: codexHome, BENCH_API_KEY: "sk-bench" }, cwd: project(home) };
+    return { cmd: [CODEX_BIN, "app-server"], env: { ...baseEnv(home), CODEX_HOME: codexHome, BENCH_API_KEY: "sk-bench" }, cwd: project(home), home };
   },
   tools: {
     read: (file) => ({ name: "exec_command", args: { cmd: `cat ${file}` } }),
@@ -290,6 +294,7 @@ export const gemini: Agent = {
         GEMINI_CLI_TRUST_WORKSPACE: "true",
       },
       cwd: project(home),
+      home,
     };
   },
   tools: {
@@ -344,6 +349,7 @@ export const opencode: Agent = {
         OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
       },
       cwd: project(home),
+      home,
     };
   },
   tools: {

@@ -3,7 +3,7 @@
  * takes the agents in turn (the order rotates per round), each in a fresh
  * process, against the same scripted provider.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "../lib.ts";
 import type { Agent } from "./agents.ts";
@@ -42,6 +42,8 @@ async function alternate(label: string, agents: Agent[], rounds: number, measure
       } finally {
         await session?.proc.stop();
         await server.close();
+        const home = session?.proc.launch.home;
+        if (home) rmSync(home, { recursive: true, force: true });
       }
     }
   }
