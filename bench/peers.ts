@@ -1,13 +1,15 @@
 /**
- * `bun run bench:peers`: nova (compiled) against Pi and oh-my-pi, installed
- * from the npm registry into .bench-tmp/peers, all pointed at one local
- * scripted provider, measured in one run with the agents alternating. Prints
- * the table of values and nova/peer ratios and the issue's targets, and keeps
- * the latest run in bench/RESULTS.md.
+ * `bun run bench:peers`: nova (compiled) against Pi (0.73 and 1.6), oh-my-pi,
+ * and the headless modes of Claude Code, Codex, Gemini CLI and opencode, all
+ * installed from the npm registry into .bench-tmp/peers and pointed at one
+ * local scripted provider that answers each in its own wire format, measured
+ * in one run with the agents alternating, each driven over its own protocol.
+ * Prints the table of values and nova/peer ratios and the issue's targets,
+ * and keeps the latest run in bench/RESULTS.md.
  */
 import { existsSync } from "node:fs";
 import { compile, NOVA, ROOT } from "./lib.ts";
-import { agents, installPeers, nodeVersion, OMP_VERSION, PI_VERSION } from "./peers/agents.ts";
+import { agents, installed, installPeers, nodeVersion } from "./peers/agents.ts";
 import { abortLatency, bigLine, failures, idleRss, startup, stream, toolLoop, type Row } from "./peers/measures.ts";
 import { table, targetList, writeResults, type Measured, type Target } from "./peers/report.ts";
 
@@ -20,7 +22,7 @@ const baseline = await compile(`${ROOT}/bench/baseline/echo.ts`, "baseline-echo"
 const names = agents.map((a) => a.name);
 const log = (what: string) => process.stderr.write(`bench:peers: ${what}\n`);
 
-log(`spawn → get_state, ${STARTUP_ROUNDS} rounds`);
+log(`spawn → first response, ${STARTUP_ROUNDS} rounds`);
 const spawn = await startup(agents, baseline, STARTUP_ROUNDS);
 log("idle RSS");
 const idle = await idleRss(agents, 3);
@@ -39,24 +41,24 @@ const perDelta = (bytes: Row, deltas: number): Row => Object.fromEntries(Object.
 const small1 = perDelta(small.bytes, 2000);
 const large1 = perDelta(large.bytes, 20000);
 const rows: Measured[] = [
-  { label: `spawn → first get_state response, ms (median of ${STARTUP_ROUNDS})`, row: spawn, digits: 1 },
+  { label: `spawn → first response (Pi RPC: get_state; others: initialize), ms (median of ${STARTUP_ROUNDS})`, row: spawn, digits: 1 },
   { label: "idle RSS after one short prompt, MiB (median of 3)", row: idle, digits: 1 },
-  { label: "2 000 deltas: prompt → agent_end, ms", row: small.ms },
+  { label: "2 000 deltas: prompt → end of turn, ms", row: small.ms },
   { label: "2 000 deltas: agent CPU, ms", row: small.cpuMs },
   { label: "2 000 deltas: stdout bytes per delta", row: small1, digits: 1 },
-  { label: "20 000 deltas: prompt → agent_end, ms", row: large.ms },
+  { label: "20 000 deltas: prompt → end of turn, ms", row: large.ms },
   { label: "20 000 deltas: agent CPU, ms", row: large.cpuMs },
   { label: "20 000 deltas: stdout bytes per delta", row: large1, digits: 1 },
-  { label: "9 MiB prompt line: peak RSS, MiB", row: big, digits: 1 },
-  { label: "20-call tool loop (read/edit/bash): prompt → agent_end, ms", row: tools },
-  { label: "abort → agent_end, ms (median of 5)", row: abort, digits: 1 },
+  { label: "9 MiB prompt line (Pi RPC): peak RSS, MiB", row: big, digits: 1, na: agents.filter((a) => a.protocol !== "pi").map((a) => a.name) },
+  { label: "20-call tool loop (read/edit/shell): prompt → end of turn, ms", row: tools },
+  { label: "abort → end of turn, ms (median of 5)", row: abort, digits: 1 },
 ];
 
 const peers = names.filter((n) => n !== "nova");
-const lowestIdle = Math.min(...peers.map((p) => idle[p]!));
+const lowestIdle = Math.min(...peers.map((p) => idle[p]!).filter(Number.isFinite));
 const piGrowth = (name: string) => (Number.isFinite(large1[name]) ? `×${(large1[name]! / small1[name]!).toFixed(1)}` : "failed");
 const targets: Target[] = [
-  ...["pi (node)", "pi (bun)"].map((pi) => ({
+  ...["pi (node)", "pi (bun)", "pi 1.6 (bun)"].map((pi) => ({
     text: `spawn → get_state ≤ 1/10 of ${pi}'s`,
     met: spawn.nova! <= spawn[pi]! / 10,
     detail: `${spawn.nova!.toFixed(1)} ms vs ${spawn[pi]!.toFixed(1)} ms: ${(spawn.nova! / spawn[pi]!).toFixed(3)}`,
@@ -84,10 +86,14 @@ const targets: Target[] = [
 ];
 
 const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+const node = nodeVersion();
 const heading =
   `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cores: ` +
-  `nova ${commit} (dist/nova, bun ${Bun.version}); @mariozechner/pi-coding-agent ${PI_VERSION} on node ${nodeVersion()} and on bun ${Bun.version}; ` +
-  `@oh-my-pi/pi-coding-agent ${OMP_VERSION} on bun ${Bun.version}. Baseline (minimal compiled Bun program answering one line): ${spawn.baseline!.toFixed(1)} ms spawn → response.`;
+  `nova ${commit} (dist/nova, bun ${Bun.version}); @mariozechner/pi-coding-agent ${installed("@mariozechner/pi-coding-agent")} on node ${node} and on bun ${Bun.version}; ` +
+  `@oh-my-pi/pi-coding-agent ${installed("@oh-my-pi/pi-coding-agent")} and @earendil-works/pi-coding-agent ${installed("@earendil-works/pi-coding-agent")} on bun ${Bun.version}; ` +
+  `@anthropic-ai/claude-code ${installed("@anthropic-ai/claude-code")} (its linux-x64 binary); @openai/codex ${installed("@openai/codex")} (its linux-x64 binary, app-server); ` +
+  `@google/gemini-cli ${installed("@google/gemini-cli")} on node ${node} (--acp); opencode-ai ${installed("opencode-ai")} (its linux-x64 binary, acp). ` +
+  `Baseline (minimal compiled Bun program answering one line): ${spawn.baseline!.toFixed(1)} ms spawn → response.`;
 const failed = failures.length > 0 ? `\n\nFailed runs (shown as "failed" above):\n\n${failures.map((f) => `- ${f}`).join("\n")}` : "";
 const block = `${heading}\n\n${table(rows, names)}${failed}\n\nTargets:\n\n${targetList(targets)}`;
 console.log(block);

@@ -14,18 +14,20 @@ export interface Measured {
   row: Row;
   /** decimals shown */
   digits?: number;
+  /** agents this measure does not apply to: "n/a" */
+  na?: string[];
 }
 
 const BEGIN = "<!-- peers:begin (written by bun run bench:peers) -->";
 const END = "<!-- peers:end -->";
-const HEADING = "## Peers: nova against Pi and oh-my-pi (`bun run bench:peers`)";
+const HEADING = "## Peers: nova against Pi, oh-my-pi and other headless agents (`bun run bench:peers`)";
 
 export function table(rows: Measured[], names: string[]): string {
   const peers = names.filter((n) => n !== "nova");
   const head = `| measure | ${names.join(" | ")} | ${peers.map((p) => `nova/${p}`).join(" | ")} |`;
   const rule = `|${" --- |".repeat(1 + names.length + peers.length)}`;
-  const lines = rows.map(({ label, row, digits = 0 }) => {
-    const values = names.map((n) => (Number.isFinite(row[n]) ? row[n]!.toFixed(digits) : "failed"));
+  const lines = rows.map(({ label, row, digits = 0, na = [] }) => {
+    const values = names.map((n) => (na.includes(n) ? "n/a" : Number.isFinite(row[n]) ? row[n]!.toFixed(digits) : "failed"));
     const ratios = peers.map((p) => (Number.isFinite(row[p]) && Number.isFinite(row.nova) ? (row.nova! / row[p]!).toFixed(3) : "—"));
     return `| ${label} | ${values.join(" | ")} | ${ratios.join(" | ")} |`;
   });

@@ -1,11 +1,15 @@
 /**
- * One agent process in `--mode rpc`, driven the way a host drives it, cheap
- * enough on the bench's side not to skew the agent's numbers: stdout is
- * counted byte for byte, but only the head of each line is decoded to learn
- * its type, and only the frames a measure reads (responses, tool ends,
- * agent_end) are parsed. Pi's quadratic message_update lines stay bytes.
+ * One agent process speaking JSON lines on stdin/stdout, driven the way a
+ * host drives it, cheap enough on the bench's side not to skew the agent's
+ * numbers: stdout is counted byte for byte. In Pi's `--mode rpc` only the
+ * head of each line is decoded to learn its type, and only the frames a
+ * measure reads (responses, tool ends, agent_end) are parsed: Pi's quadratic
+ * message_update lines stay bytes. The other protocols (stream-json, Codex's
+ * app-server, ACP) write one short line per delta, so every line is parsed;
+ * its type is the frame's `type`, else its JSON-RPC `method`, else
+ * "response".
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import type { Launch } from "./agents.ts";
 
@@ -34,7 +38,11 @@ export class RpcProcess {
   private nextId = 1;
   private readonly decoder = new TextDecoder();
 
-  constructor(readonly launch: Launch) {
+  constructor(
+    readonly launch: Launch,
+    /** parse every line, not only Pi's PARSED types */
+    private readonly parseAll = false,
+  ) {
     this.proc = Bun.spawn(launch.cmd, { cwd: launch.cwd, env: launch.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const reading = Promise.all([this.readStdout(), this.readStderr()]);
     this.exited = this.proc.exited.then(async (code) => {
@@ -83,16 +91,28 @@ export class RpcProcess {
     return this.waitFor((f) => f.type === type, timeoutMs);
   }
 
-  /** user + system CPU time of the process itself, ms */
+  /**
+   * user + system CPU time, ms, of the process, its children that ended and
+   * were waited for, and its live descendants (a peer may run its work in a
+   * child process)
+   */
   cpuMs(): number {
-    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    let ticks = 0;
+    for (const pid of tree(this.pid)) {
+      const fields = stat(pid);
+      if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    }
+    return ticks * TICK_MS;
   }
 
-  /** resident set now (VmRSS) or at its peak (VmHWM), KiB */
+  /** resident set now (VmRSS) or at its peak (VmHWM), KiB, summed over the process and its live descendants */
   rssKb(which: "VmRSS" | "VmHWM" = "VmRSS"): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
-    return Number(new RegExp(`${which}:\\s+(\\d+)`).exec(status)![1]);
+    let kb = 0;
+    for (const pid of tree(this.pid)) {
+      const status = read(`/proc/${pid}/status`);
+      kb += Number(new RegExp(`${which}:\\s+(\\d+)`).exec(status ?? "")?.[1] ?? 0);
+    }
+    return kb;
   }
 
   async stop(): Promise<void> {
@@ -133,11 +153,10 @@ export class RpcProcess {
   private endLine(): void {
     const parts = this.line;
     this.line = [];
-    const head = this.decoder.decode(concat(parts, HEAD_BYTES));
-    const type = /"type":"([a-z_]+)"/.exec(head)?.[1];
-    if (!type) return;
-    const frame: Frame = { type };
-    if (PARSED.has(type)) frame.data = JSON.parse(this.decoder.decode(concat(parts, Infinity)));
+    const head = this.parseAll ? "" : this.decoder.decode(concat(parts, HEAD_BYTES));
+    const frame = this.parseAll ? parsed(this.decoder.decode(concat(parts, Infinity))) : headed(head);
+    if (!frame) return;
+    if (!this.parseAll && PARSED.has(frame.type)) frame.data = JSON.parse(this.decoder.decode(concat(parts, Infinity)));
     for (const listener of this.listeners) listener(frame);
     this.waiters = this.waiters.filter((w) => {
       if (!w.match(frame)) return true;
@@ -148,6 +167,59 @@ export class RpcProcess {
 
   private async readStderr(): Promise<void> {
     for await (const chunk of this.proc.stderr) this.stderrText = (this.stderrText + this.decoder.decode(chunk)).slice(-4000);
+  }
+}
+
+/** Pi's frames: the type from the head of the line. */
+function headed(head: string): Frame | undefined {
+  const type = /"type":"([a-z_]+)"/.exec(head)?.[1];
+  return type ? { type } : undefined;
+}
+
+function parsed(line: string): Frame | undefined {
+  let data: any;
+  try {
+    data = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== "object" || data === null) return undefined;
+  const type = typeof data.type === "string" ? data.type : typeof data.method === "string" ? data.method : "response";
+  return { type, data };
+}
+
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** /proc/PID/stat's fields after the command name (field 3 on), or undefined once the process is gone */
+function stat(pid: number): string[] | undefined {
+  return read(`/proc/${pid}/stat`)?.split(") ")[1]?.split(" ");
+}
+
+/** The process and its live descendants. */
+function tree(root: number): number[] {
+  const out: number[] = [];
+  const todo = [root];
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    out.push(pid);
+    for (const task of readdir(`/proc/${pid}/task`)) {
+      for (const child of (read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ")) if (child) todo.push(Number(child));
+    }
+  }
+  return out;
+}
+
+function readdir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

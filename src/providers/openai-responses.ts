@@ -110,7 +110,7 @@ interface ResponsesEvent {
     status?: string;
     incomplete_details?: { reason?: string } | null;
     error?: { code?: string; message?: string } | null;
-    usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number; input_tokens_details?: { cached_tokens?: number } };
+    usage?: { input_tokens?: number; output_tokens?: number; total_tokens?: number; input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } };
   };
 }
 
@@ -210,5 +210,7 @@ export async function* decodeResponses(body: ReadableStream<Uint8Array>): AsyncG
 function responsesUsage(usage: NonNullable<NonNullable<ResponsesEvent["response"]>["usage"]>): UsageUpdate {
   const input = usage.input_tokens ?? 0;
   const cacheRead = usage.input_tokens_details?.cached_tokens ?? 0;
-  return { input: input - cacheRead, output: billedOutput(usage.output_tokens ?? 0, input, usage.total_tokens), cacheRead };
+  // Bedrock's Responses endpoint counts the tokens it wrote to its cache inside input_tokens too
+  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
+  return { input: input - cacheRead - cacheWrite, output: billedOutput(usage.output_tokens ?? 0, input, usage.total_tokens), cacheRead, cacheWrite };
 }

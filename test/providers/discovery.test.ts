@@ -56,7 +56,7 @@ const SHOW: Record<string, object> = {
   },
 };
 
-const OLLAMA_TEXT = readFileSync(join(import.meta.dir, "recordings/ollama/ollama-text.ndjson"), "utf8");
+const OLLAMA_TEXT = readFileSync(join(import.meta.dir, "recordings/ollama/ollama-gemma3-text.ndjson"), "utf8");
 
 function fakeServer(routes: { list: string; body: object; hold?: boolean; ollama?: boolean }): Fake {
   let release!: () => void;

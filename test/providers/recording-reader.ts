@@ -87,7 +87,8 @@ function chat(chunks: any[]): Expected {
     if (chunk.usage) {
       const u = chunk.usage;
       const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
-      out.usage = { input: u.prompt_tokens - cached, cacheRead: cached, cacheWrite: 0, total: u.total_tokens };
+      const written = u.prompt_tokens_details?.cache_write_tokens ?? 0;
+      out.usage = { input: u.prompt_tokens - cached - written, cacheRead: cached, cacheWrite: written, total: u.total_tokens };
     }
     const choice = chunk.choices?.[0];
     if (!choice) continue;
@@ -124,7 +125,9 @@ function responses(events: any[]): Expected {
     if (event.type === "response.completed" || event.type === "response.incomplete") {
       const u = event.response.usage;
       const cached = u.input_tokens_details?.cached_tokens ?? 0;
-      out.usage = { input: u.input_tokens - cached, cacheRead: cached, cacheWrite: 0, total: u.total_tokens };
+      // Bedrock's Responses endpoint also says how many of the input tokens it wrote to its cache
+      const written = u.input_tokens_details?.cache_write_tokens ?? 0;
+      out.usage = { input: u.input_tokens - cached - written, cacheRead: cached, cacheWrite: written, total: u.total_tokens };
       out.stop = event.response.status === "incomplete" ? "length" : out.calls.length > 0 ? "toolUse" : "stop";
     }
   }

@@ -98,7 +98,8 @@ function parseBody(text: string): unknown {
   }
 }
 
-function respond(script: Scripted, stalled: Set<() => void>): Response {
+/** The scripted answer, chunk by chunk; a stalled one registers its release in `stalled`. */
+export function respond(script: Scripted, stalled: Set<() => void>): Response {
   const chunks = script.chunks.map((c) => (typeof c === "string" ? encoder.encode(c) : c));
   let next = 0;
   let release: (() => void) | undefined;
