@@ -93,4 +93,23 @@ describe("grep", () => {
     expect(out).toBe("d17/f7.txt:1: the needle");
     expect(performance.now() - started).toBeLessThan(1500);
   });
+
+  test("past the worker threshold: a limit keeps the first matches in walk order, and an abort ends the search", async () => {
+    const tree = join(dir, "many");
+    for (let d = 0; d < 12; d++) {
+      mkdirSync(join(tree, `d${String(d).padStart(2, "0")}`), { recursive: true });
+      for (let f = 0; f < 250; f++) writeFileSync(join(tree, `d${String(d).padStart(2, "0")}`, `f${String(f).padStart(3, "0")}.txt`), f % 3 === 0 ? `x\nmatch ${d}/${f}\n` : "x\n");
+    }
+    const all = text(await run({ pattern: "match", path: "many", limit: 100000 })).split("\n");
+    expect(all.length).toBe(1008);
+    expect(all).toEqual([...all].sort());
+    // a limit that ends inside what the workers read (past file 2000): the same first lines, then the note
+    const limited = text(await run({ pattern: "match", path: "many", limit: 800 })).split("\n");
+    expect(limited.slice(0, 800)).toEqual(all.slice(0, 800));
+    expect(limited.at(-1)).toContain("[Stopped at 800 matches");
+    const controller = new AbortController();
+    const search = grepTool.execute({ pattern: "match", path: "many", limit: 100000 }, toolContext(dir, { signal: controller.signal }));
+    controller.abort();
+    await expect(search).rejects.toThrow();
+  });
 });
