@@ -23,6 +23,7 @@ const benches: Record<string, () => Promise<Record<string, unknown>>> = {
   "long-session": async () => (await import("./long-session.ts")).benchLongSession(),
   cache: async () => (await import("./cache.ts")).benchCache(),
   launcher: async () => (await import("./launcher.ts")).benchLauncher(),
+  idle: async () => (await import("./idle.ts")).benchIdle(),
 };
 
 const chosen = process.argv.slice(2);
