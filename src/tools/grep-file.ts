@@ -8,7 +8,17 @@ import { SNIFF_BYTES, hasNulByte } from "./limits.ts";
 /** Bigger files are left out rather than turned into one huge string. */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-/** The file's bytes; "binary" judged by its first bytes, before the rest is read; undefined when unreadable. */
+/** Most files fit: one read into this buffer, and only a bigger one is measured and read whole. */
+const FIRST_READ = 64 * 1024;
+const first = Buffer.allocUnsafe(FIRST_READ);
+
+/**
+ * The file's bytes; "binary" judged by its first bytes, before the rest is
+ * read; undefined when unreadable. A file that one read of FIRST_READ bytes
+ * does not fill has ended (a regular file reads short only at its end), so
+ * most files cost open, read and close; a bigger one is measured (fstat) and
+ * read up to that size.
+ */
 export function readSearchable(abs: string): Buffer | { tooBig: number } | "binary" | undefined {
   let fd: number;
   try {
@@ -17,14 +27,16 @@ export function readSearchable(abs: string): Buffer | { tooBig: number } | "bina
     return undefined;
   }
   try {
+    const head = readSync(fd, first, 0, FIRST_READ, 0);
+    if (hasNulByte(first.subarray(0, Math.min(head, SNIFF_BYTES)))) return "binary";
+    if (head < FIRST_READ) return Buffer.from(first.subarray(0, head));
     const size = fstatSync(fd).size;
     if (size > MAX_FILE_BYTES) return { tooBig: size };
-    const bytes = Buffer.allocUnsafe(size);
-    const head = readSync(fd, bytes, 0, Math.min(size, SNIFF_BYTES), 0);
-    if (hasNulByte(bytes.subarray(0, head))) return "binary";
+    const bytes = Buffer.allocUnsafe(Math.max(size, head));
+    first.copy(bytes, 0, 0, head);
     let got = head;
-    while (got < size) {
-      const n = readSync(fd, bytes, got, size - got, got);
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
       if (n === 0) break;
       got += n;
     }
