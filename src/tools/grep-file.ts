@@ -28,10 +28,11 @@ export function readSearchable(abs: string): Buffer | { tooBig: number } | "bina
   }
   try {
     const head = readSync(fd, first, 0, FIRST_READ, 0);
-    if (hasNulByte(first.subarray(0, Math.min(head, SNIFF_BYTES)))) return "binary";
-    if (head < FIRST_READ) return Buffer.from(first.subarray(0, head));
+    const binary = hasNulByte(first.subarray(0, Math.min(head, SNIFF_BYTES)));
+    if (head < FIRST_READ) return binary ? "binary" : Buffer.from(first.subarray(0, head));
     const size = fstatSync(fd).size;
     if (size > MAX_FILE_BYTES) return { tooBig: size };
+    if (binary) return "binary";
     const bytes = Buffer.allocUnsafe(Math.max(size, head));
     first.copy(bytes, 0, 0, head);
     let got = head;
