@@ -3,8 +3,7 @@
  * NOVA_BIN is set or `binary` is given) and talks to it in JSON lines:
  * send frames, await frames by predicate, request/response by id.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 
