@@ -19,14 +19,9 @@ import * as z from "zod/mini";
 import { apiNames, permissionModes, permissionPrompts, sandboxModes, thinkingLevels } from "../core/enums.ts";
 import { mcpServerName } from "./mcp-schema.ts";
 import type { SchemaNode } from "../core/fast-check.ts";
+import { once } from "../core/once.ts";
 
 export { mcpServerName, mcpServerSchema, type McpServerSpec } from "./mcp-schema.ts";
-
-/** Built once, on first use, and shared: zod schemas are immutable, and each one costs its constructor. */
-function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
 
 const positiveInt = once(() => z.int().check(z.positive()));
 const nonNegativeInt = once(() => z.int().check(z.nonnegative()));
@@ -86,19 +81,15 @@ const hookMatcher = () =>
   });
 export type HookSettings = Partial<Record<(typeof hookEvents)[number], z.infer<ReturnType<typeof hookMatcher>>[]>>;
 
-/**
- * The file's top-level sections, each built only when asked for: a file that
- * names four sections builds four (config/load.ts takes the baked defaults
- * for the rest). `configSchema()` joins them for the messages and the build.
- */
-export const configSections = {
-  /** Claude-Code-compatible command hooks; absent: nothing about hooks is loaded */
-  hooks: () => z.optional(z.partialRecord(z.enum(hookEvents), z.array(hookMatcher()))),
-  defaultModel: () => z.optional(providerId()),
-  defaultThinkingLevel: () => z.optional(z.enum(thinkingLevels)),
-  providers: () => z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema()), {}),
-  permissions: () =>
-    z._default(
+/** The whole file's schema, built on first call (only for a file core/fast-check.ts does not accept, and by the build). */
+export const configSchema = once(() =>
+  z.strictObject({
+    /** Claude-Code-compatible command hooks; absent: nothing about hooks is loaded */
+    hooks: z.optional(z.partialRecord(z.enum(hookEvents), z.array(hookMatcher()))),
+    defaultModel: z.optional(providerId()),
+    defaultThinkingLevel: z.optional(z.enum(thinkingLevels)),
+    providers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/, "must be letters, digits, _ . or -")), providerSchema()), {}),
+    permissions: z._default(
       z.strictObject({
         bash: z._default(z.strictObject({ ask: ruleList(), allow: ruleList(), deny: ruleList() }), bashRules),
         mcp: z._default(z.strictObject({ allow: ruleList(), deny: ruleList() }), mcpRules),
@@ -110,10 +101,9 @@ export const configSections = {
       }),
       { bash: bashRules, mcp: mcpRules, files: fileRules, tools: toolRules, mode: "default", env: { pass: [] } },
     ),
-  /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
-  mcpServers: () => z._default(z.record(mcpServerName(), z.unknown()), {}),
-  mcp: () =>
-    z._default(
+    /** each entry is checked against mcpServerSchema() by the loader, only when there are entries */
+    mcpServers: z._default(z.record(mcpServerName(), z.unknown()), {}),
+    mcp: z._default(
       z.strictObject({
         waitMs: z._default(nonNegativeInt(), mcpSettings.waitMs),
         connectTimeoutMs: z._default(positiveInt(), mcpSettings.connectTimeoutMs),
@@ -121,8 +111,7 @@ export const configSections = {
       }),
       mcpSettings,
     ),
-  compaction: () =>
-    z._default(
+    compaction: z._default(
       z.strictObject({
         enabled: z._default(z.boolean(), true),
         reserveTokens: z._default(nonNegativeInt(), 16384),
@@ -130,8 +119,7 @@ export const configSections = {
       }),
       { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
     ),
-  retry: () =>
-    z._default(
+    retry: z._default(
       z.strictObject({
         enabled: z._default(z.boolean(), true),
         maxRetries: z._default(nonNegativeInt(), 3),
@@ -140,14 +128,12 @@ export const configSections = {
       }),
       { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
     ),
-  stream: () =>
-    z._default(z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }), {
+    stream: z._default(z.strictObject({ idleTimeoutMs: z._default(positiveInt(), 120000), maxLineBytes: z._default(positiveInt(), 16 * 1024 * 1024) }), {
       idleTimeoutMs: 120000,
       maxLineBytes: 16 * 1024 * 1024,
     }),
-  session: () => z._default(z.strictObject({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
-  sandbox: () =>
-    z._default(
+    session: z._default(z.strictObject({ backgroundLimit: z._default(positiveInt(), 4) }), { backgroundLimit: 4 }),
+    sandbox: z._default(
       z.strictObject({
         mode: z._default(z.enum(sandboxModes), "off"),
         network: z._default(z.boolean(), false),
@@ -159,8 +145,7 @@ export const configSections = {
       }),
       sandboxDefaults,
     ),
-  checkpoints: () =>
-    z._default(
+    checkpoints: z._default(
       z.strictObject({
         enabled: z._default(z.boolean(), true),
         maxFileBytes: z._default(positiveInt(), 10 * 1024 * 1024),
@@ -170,11 +155,10 @@ export const configSections = {
       }),
       checkpointDefaults,
     ),
-  /** "provider/id" → $ per million tokens, over the built-in price table (config/prices.json) and a model's own `cost` */
-  costs: () => z._default(z.record(providerId(), costSchema()), {}),
-  /** per-prompt limits a prompt does not set itself (docs/rpc.md "Budgets") */
-  limits: () =>
-    z._default(
+    /** "provider/id" → $ per million tokens, over the built-in price table (config/prices.json) and a model's own `cost` */
+    costs: z._default(z.record(providerId(), costSchema()), {}),
+    /** per-prompt limits a prompt does not set itself (docs/rpc.md "Budgets") */
+    limits: z._default(
       z.strictObject({
         maxTurns: z.optional(positiveInt()),
         maxCostUsd: z.optional(positiveNumber()),
@@ -182,22 +166,16 @@ export const configSections = {
       }),
       {},
     ),
-  /** outputSchema: how many answers the model may give before the run fails */
-  structuredOutput: () => z._default(z.strictObject({ maxAttempts: z._default(positiveInt(), 3) }), { maxAttempts: 3 }),
-  /** provider name → how long Anthropic-style cache breakpoints live */
-  cacheRetention: () => z._default(z.record(z.string(), z.enum(["5m", "1h"])), {}),
-  agent: () =>
-    z._default(z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }), {
+    /** outputSchema: how many answers the model may give before the run fails */
+    structuredOutput: z._default(z.strictObject({ maxAttempts: z._default(positiveInt(), 3) }), { maxAttempts: 3 }),
+    /** provider name → how long Anthropic-style cache breakpoints live */
+    cacheRetention: z._default(z.record(z.string(), z.enum(["5m", "1h"])), {}),
+    agent: z._default(z.strictObject({ maxConcurrency: z._default(positiveInt(), 4), maxNestedSpawnDepth: z._default(nonNegativeInt(), 2) }), {
       maxConcurrency: 4,
       maxNestedSpawnDepth: 2,
     }),
-};
-
-export type ConfigSection = keyof typeof configSections;
-type Shape = { [K in ConfigSection]: ReturnType<(typeof configSections)[K]> };
-
-/** The whole file's schema: every section, built on first call. */
-export const configSchema = once(() => z.strictObject(Object.fromEntries(Object.entries(configSections).map(([key, make]) => [key, make()])) as Shape));
+  }),
+);
 
 export type ConfigFile = z.infer<ReturnType<typeof configSchema>>;
 
