@@ -19,7 +19,7 @@ const first = Buffer.allocUnsafe(FIRST_READ);
  * most files cost open, read and close; a bigger one is measured (fstat) and
  * read up to that size.
  */
-export function readSearchable(abs: string): Buffer | { tooBig: number } | "binary" | undefined {
+function readSearchable(abs: string): Buffer | { tooBig: number } | "binary" | undefined {
   let fd: number;
   try {
     fd = openSync(abs, "r");
@@ -58,7 +58,7 @@ export interface PatternSpec {
 }
 
 /** The text grep searches: CRLF read as LF, so `$` and line numbers mean the same in every file. */
-export function searchText(bytes: Buffer): string {
+function searchText(bytes: Buffer): string {
   const text = bytes.toString("utf8");
   return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
 }

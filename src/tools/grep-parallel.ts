@@ -65,7 +65,7 @@ export class OrderedFileSearch {
     if (this.abs.length > 0 && !this.full) this.dispatch();
     while (!this.full && this.pending.length > 0) {
       const batch = this.pending.pop()!;
-      this.settle(batch, this.searchHere(this.batches.get(batch)!.abs));
+      this.settle(batch, searchBatch(this.test, this.batches.get(batch)!.abs));
       // the workers' answers come in between batches
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -84,7 +84,7 @@ export class OrderedFileSearch {
     this.abs = [];
     this.rel = [];
     this.batches.set(batch, files);
-    if (this.pool().length === 0) return this.settle(batch, this.searchHere(files.abs));
+    if (this.pool().length === 0) return this.settle(batch, searchBatch(this.test, files.abs));
     this.pending.push(batch);
     this.pump();
   }
@@ -98,10 +98,6 @@ export class OrderedFileSearch {
         helper.worker.postMessage({ batch, files: this.batches.get(batch)!.abs } satisfies WorkerRequest);
       }
     }
-  }
-
-  private searchHere(files: string[]): FileFound[] {
-    return searchBatch(this.test, files);
   }
 
   private pool(): Helper[] {
@@ -125,7 +121,7 @@ export class OrderedFileSearch {
         process.stderr.write(`nova: grep: a worker thread failed (${event.message}); its files are searched without it\n`);
         this.helpers = this.helpers?.filter((h) => h !== helper);
         worker.terminate();
-        for (const batch of helper.busy) this.settle(batch, this.searchHere(this.batches.get(batch)?.abs ?? []));
+        for (const batch of helper.busy) this.settle(batch, searchBatch(this.test, this.batches.get(batch)?.abs ?? []));
         helper.busy.clear();
       };
       worker.postMessage({ spec: this.spec } satisfies WorkerRequest);

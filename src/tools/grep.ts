@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool } from "./define.ts";
-import { MAX_FILE_BYTES, type PatternSpec, readSearchable, searchText } from "./grep-file.ts";
+import { MAX_FILE_BYTES, type PatternSpec } from "./grep-file.ts";
 import { OrderedFileSearch } from "./grep-parallel.ts";
 import { GREP_MAX_LINE_CHARS, MAX_BYTES, cutLine, formatBytes } from "./limits.ts";
 import { resolvePath, statPath } from "./paths.ts";
@@ -40,19 +40,18 @@ export const grepTool = defineTool({
     const info = await statPath("grep", shown, root);
     const search = new Search(new RegExp(spec.source, spec.flags), args.context ?? 0, args.limit ?? DEFAULT_LIMIT);
 
-    if (info.isFile()) {
-      search.file(root, basename(root));
-      return search.result(args.pattern);
-    }
     const glob = args.glob ? new Bun.Glob(args.glob) : undefined;
     const globByPath = args.glob?.includes("/") ?? false;
     const files = new OrderedFileSearch(spec, (rel, found) => search.found(rel, found));
     try {
-      await walkTree(root, { cwd: ctx.cwd, signal: ctx.signal }, (entry) => {
-        if (entry.isDir) return false;
-        if (glob && !glob.match(globByPath ? entry.rel : entry.name)) return false;
-        return files.add(entry.abs, entry.rel);
-      });
+      if (info.isFile()) files.add(root, basename(root));
+      else {
+        await walkTree(root, { cwd: ctx.cwd, signal: ctx.signal }, (entry) => {
+          if (entry.isDir) return false;
+          if (glob && !glob.match(globByPath ? entry.rel : entry.name)) return false;
+          return files.add(entry.abs, entry.rel);
+        });
+      }
       await files.finish();
     } finally {
       files.close();
@@ -87,13 +86,6 @@ class Search {
     private readonly context: number,
     private readonly limit: number,
   ) {}
-
-  /** Searches one file; returns true once the search is full. */
-  file(abs: string, rel: string): boolean {
-    const bytes = readSearchable(abs);
-    if (bytes === undefined || bytes === "binary") return false;
-    return this.found(rel, Buffer.isBuffer(bytes) ? { text: searchText(bytes) } : bytes);
-  }
 
   /** A file's text (or its size, when it is too big to search); returns true once the search is full. */
   found(rel: string, file: { text?: string; tooBig?: number }): boolean {
