@@ -6,17 +6,11 @@
  * also how much of nova's RSS is the executable's own pages and how much is
  * anonymous memory (heap, JIT code).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixtures } from "../test/support/fixtures/index.ts";
 import { startProviderServer } from "../test/support/provider-server.ts";
-import { compile, env, lineReader, median, NOVA, ratio, ROOT, TMP } from "./lib.ts";
-
-function memory(pid: number): { rss: number; file: number; anon: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
-  return { rss: kb("VmRSS"), file: kb("RssFile"), anon: kb("RssAnon") };
-}
+import { compile, env, lineReader, median, NOVA, ratio, ROOT, TMP, procMemory } from "./lib.ts";
 
 export async function benchIdle(runs = 5) {
   const server = await startProviderServer();
@@ -24,13 +18,13 @@ export async function benchIdle(runs = 5) {
   const config = join(TMP, "idle-config.yml");
   writeFileSync(config, JSON.stringify({ defaultModel: "bench/m", providers: { bench: { api: "openai-chat", baseUrl: `${server.url}/v1`, models: [{ id: "m" }] } } }));
   const baseline = await compile(`${ROOT}/bench/baseline/echo.ts`, "baseline-echo");
-  const nova: ReturnType<typeof memory>[] = [];
+  const nova: { rss: number; file: number; anon: number }[] = [];
   const base: number[] = [];
   for (let i = 0; i < runs; i++) {
     const b = Bun.spawn([baseline], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: env() });
     await lineReader(b.stdout)((l) => l.includes('"ready"'));
     await Bun.sleep(600);
-    base.push(memory(b.pid).rss);
+    base.push(procMemory(b.pid).rssKb / 1024);
     b.kill();
     await b.exited;
 
@@ -42,7 +36,8 @@ export async function benchIdle(runs = 5) {
     n.stdin.flush();
     await until((l) => l.includes('"agent_settled"'));
     await Bun.sleep(600);
-    nova.push(memory(n.pid));
+    const { rssKb, fileKb, anonKb } = procMemory(n.pid);
+    nova.push({ rss: rssKb / 1024, file: fileKb / 1024, anon: anonKb / 1024 });
     n.stdin.end();
     await n.exited;
   }

@@ -1,5 +1,5 @@
 /** Shared helpers for the benchmarks: compile, spawn, time, report. */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -52,4 +52,15 @@ export function env(): Record<string, string> {
 
 export function ratio(a: number, b: number): string {
   return (a / b).toFixed(2);
+}
+
+/** A running process's memory from /proc, in KiB: resident, and its file-backed and anonymous parts. */
+export function procMemory(pid: number): { rssKb: number; fileKb: number; anonKb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
+  return { rssKb: kb("VmRSS"), fileKb: kb("RssFile"), anonKb: kb("RssAnon") };
+}
+
+export function rssKb(pid: number): number {
+  return procMemory(pid).rssKb;
 }

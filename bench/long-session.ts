@@ -10,14 +10,10 @@
  * its threshold as it would for a real model. RSS at turns 50 and 500 is read
  * after a moment of idleness, as a host would see it between prompts.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixtures } from "../test/support/fixtures/index.ts";
-import { env, lineReader, median, NOVA, ratio, TMP } from "./lib.ts";
-
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
-}
+import { env, lineReader, median, NOVA, ratio, TMP, rssKb } from "./lib.ts";
 
 function scriptedServer() {
   let requests = 0;

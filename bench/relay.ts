@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { compile, env, median, NOVA, ratio, ROOT, TMP } from "./lib.ts";
+import { compile, env, median, NOVA, ratio, ROOT, TMP, rssKb } from "./lib.ts";
 import { startProviderServer } from "../test/support/provider-server.ts";
 import { fixtures } from "../test/support/fixtures/index.ts";
 
@@ -24,10 +24,6 @@ function cpuMs(pid: number): number {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   }
-}
-
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
 }
 
 interface Run {

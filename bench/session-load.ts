@@ -3,9 +3,9 @@
  * nova → its response (time), and nova's RSS afterwards, against a compiled
  * program that only reads the file and JSON.parses every line.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { compile, env, lineReader, median, NOVA, ratio, ROOT, TMP } from "./lib.ts";
+import { compile, env, lineReader, median, NOVA, ratio, ROOT, TMP, rssKb } from "./lib.ts";
 
 const ENTRIES = 20_000;
 
@@ -38,10 +38,6 @@ function makeSession(path: string): void {
     parent = id;
   }
   writeFileSync(path, lines.join("\n") + "\n");
-}
-
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
 }
 
 async function novaLoad(file: string): Promise<{ ms: number; rssKb: number }> {

@@ -41,20 +41,22 @@ beforeAll(() => {
   Bun.spawnSync(["git", "init", "-q"], { cwd: tree });
 });
 
+/** `path:line` of every line of an output, sorted; `format` captures the path and the line number */
+function matchLines(output: string, format: RegExp): string[] {
+  return output
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [, path, number] = line.match(format)!;
+      return `${path}:${number}`;
+    })
+    .sort();
+}
+
 /** `path:line` of every match, as ripgrep prints them */
 function ripgrep(args: string[]): string[] {
   const out = Bun.spawnSync([rg!, "--hidden", "-g", "!.git", "-n", "--no-heading", "--no-messages", ...args], { cwd: tree, stdout: "pipe" });
-  return out.stdout
-    .toString()
-    .split("\n")
-    .filter(Boolean)
-    .map((line) =>
-      line
-        .match(/^(.+?):(\d+):/)!
-        .slice(1, 3)
-        .join(":"),
-    )
-    .sort();
+  return matchLines(out.stdout.toString(), /^(.+?):(\d+):/);
 }
 
 const searches = [
@@ -78,18 +80,7 @@ async function novaSearches(binary: string | undefined): Promise<{ results: stri
     await nova.waitFor((f: Frame) => f.type === "agent_settled", from, 60000);
     const text: string = end.result.content[0].text;
     expect(end.result.details.truncated).toBe(false);
-    results.push(
-      text
-        .split("\n")
-        .filter(Boolean)
-        .map((line) =>
-          line
-            .match(/^(.+?):(\d+): /)!
-            .slice(1, 3)
-            .join(":"),
-        )
-        .sort(),
-    );
+    results.push(matchLines(text, /^(.+?):(\d+): /));
   }
   await nova.stop();
   return { results, stderr: nova.stderr };
